@@ -1,0 +1,72 @@
+package io.ortex.api;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A model loaded, partitioned among execution providers and compiled, ready to run.
+ *
+ * <p>{@link #run} may be called from many threads at once. {@link #close()} waits for nothing: it must not be
+ * called while runs are in flight, and it releases every EP the session holds.
+ */
+public interface Session extends AutoCloseable {
+    /**
+     * Gets the model's inputs, in graph order; initializers that are also listed as graph inputs are left out.
+     *
+     * @return the inputs
+     */
+    List<TensorInfo> inputs();
+
+    /**
+     * Gets the model's outputs, in graph order.
+     *
+     * @return the outputs
+     */
+    List<TensorInfo> outputs();
+
+    /**
+     * Runs the model and returns every output.
+     *
+     * @param inputs a tensor for each required input, by name
+     * @return the outputs by name, in graph order
+     * @throws InvalidArgumentException when an input is missing, unknown, or of the wrong type or rank
+     * @throws OrtexException when a node fails; the message names the node
+     */
+    Map<String, Tensor> run(Map<String, Tensor> inputs);
+
+    /**
+     * Runs the model and returns the named outputs.
+     *
+     * @param inputs a tensor for each required input, by name
+     * @param outputNames the outputs wanted
+     * @return the outputs by name, in the order asked
+     */
+    Map<String, Tensor> run(Map<String, Tensor> inputs, Collection<String> outputNames);
+
+    /**
+     * Gets the names of the EPs this session uses, in priority order.
+     *
+     * @return the EP names
+     */
+    List<String> executionProviders();
+
+    /**
+     * Gets which EP runs each node of the main graph, in execution order.
+     *
+     * @return one entry per node
+     */
+    List<NodeAssignment> assignment();
+
+    /**
+     * Gets the model's metadata ({@code metadata_props}) plus {@code producer_name}, {@code graph_name} and
+     * {@code domain} where present.
+     *
+     * @return the metadata, sorted by key
+     */
+    Map<String, String> modelMetadata();
+
+    /** Releases the EPs and compiled kernels of this session. Closing twice does nothing. */
+    @Override
+    void close();
+}

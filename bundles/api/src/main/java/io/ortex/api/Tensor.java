@@ -1,0 +1,424 @@
+package io.ortex.api;
+
+import java.lang.reflect.Array;
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * A dense tensor: an element type, a shape and the elements in row-major order, held in one primitive Java array
+ * (see {@link ElementType#storage()}).
+ *
+ * <p>Tensors are treated as immutable values. The factories take ownership of the array they are given, without
+ * copying it, and the typed accessors ({@link #floats()}, {@link #longs()}, ...) return that array itself so that
+ * kernels read it at full speed: callers must not modify an array after handing it to a tensor or after reading
+ * it from one. Tensors are safe to share between threads once created.
+ *
+ * <p>A shape may contain zero-sized dimensions; a tensor of rank 0 is a scalar with one element. The element count
+ * must fit in a Java array.
+ */
+public final class Tensor {
+    /** The largest element count a tensor may hold (the practical limit of a Java array). */
+    public static final long MAX_ELEMENTS = Integer.MAX_VALUE - 8;
+
+    private static final long[] SCALAR = new long[0];
+
+    private final ElementType type;
+    private final long[] shape;
+    private final Object data;
+    private final int size;
+
+    private Tensor(ElementType type, long[] shape, Object data, int size) {
+        this.type = type;
+        this.shape = shape;
+        this.data = data;
+        this.size = size;
+    }
+
+    /**
+     * Creates a tensor over an existing array, which the tensor then owns.
+     *
+     * @param type the element type
+     * @param shape the dimensions, each at least 0
+     * @param data an array of class {@code type.storage()} whose length is the product of the dimensions
+     * @return the tensor
+     * @throws NotImplementedException when the element type is not supported
+     * @throws InvalidArgumentException when the array does not fit the type or the shape
+     */
+    public static Tensor of(ElementType type, long[] shape, Object data) {
+        Objects.requireNonNull(type, "type");
+        Objects.requireNonNull(data, "data");
+        requireSupported(type);
+        long[] dims = shape.length == 0 ? SCALAR : shape.clone();
+        int count = checkedElementCount(dims);
+        if (data.getClass() != type.storage()) {
+            throw new InvalidArgumentException("a " + type + " tensor needs a " + type.storage().getSimpleName()
+                    + ", not a " + data.getClass().getSimpleName());
+        }
+        int length = Array.getLength(data);
+        if (length != count) {
+            throw new InvalidArgumentException("a " + type + " tensor of shape " + shapeString(dims) + " needs "
+                    + count + " elements, the array has " + length);
+        }
+        return new Tensor(type, dims, data, count);
+    }
+
+    /**
+     * Creates a tensor filled with zeros (false, empty strings).
+     *
+     * @param type the element type
+     * @param shape the dimensions
+     * @return the tensor
+     */
+    public static Tensor zeros(ElementType type, long... shape) {
+        requireSupported(type);
+        int count = checkedElementCount(shape);
+        Object data = Array.newInstance(type.storage().getComponentType(), count);
+        if (type == ElementType.STRING) {
+            Arrays.fill((String[]) data, "");
+        }
+        return new Tensor(type, shape.length == 0 ? SCALAR : shape.clone(), data, count);
+    }
+
+    /**
+     * Creates a float32 tensor.
+     *
+     * @param data the elements, owned by the tensor from now on
+     * @param shape the dimensions
+     * @return the tensor
+     */
+    public static Tensor ofFloats(float[] data, long... shape) {
+        return of(ElementType.FLOAT, shape, data);
+    }
+
+    /**
+     * Creates a float64 tensor.
+     *
+     * @param data the elements, owned by the tensor from now on
+     * @param shape the dimensions
+     * @return the tensor
+     */
+    public static Tensor ofDoubles(double[] data, long... shape) {
+        return of(ElementType.DOUBLE, shape, data);
+    }
+
+    /**
+     * Creates an int64 tensor.
+     *
+     * @param data the elements, owned by the tensor from now on
+     * @param shape the dimensions
+     * @return the tensor
+     */
+    public static Tensor ofLongs(long[] data, long... shape) {
+        return of(ElementType.INT64, shape, data);
+    }
+
+    /**
+     * Creates an int32 tensor.
+     *
+     * @param data the elements, owned by the tensor from now on
+     * @param shape the dimensions
+     * @return the tensor
+     */
+    public static Tensor ofInts(int[] data, long... shape) {
+        return of(ElementType.INT32, shape, data);
+    }
+
+    /**
+     * Creates a bool tensor.
+     *
+     * @param data the elements, owned by the tensor from now on
+     * @param shape the dimensions
+     * @return the tensor
+     */
+    public static Tensor ofBooleans(boolean[] data, long... shape) {
+        return of(ElementType.BOOL, shape, data);
+    }
+
+    /**
+     * Creates a string tensor.
+     *
+     * @param data the elements, owned by the tensor from now on
+     * @param shape the dimensions
+     * @return the tensor
+     */
+    public static Tensor ofStrings(String[] data, long... shape) {
+        return of(ElementType.STRING, shape, data);
+    }
+
+    /**
+     * Gets the element type.
+     *
+     * @return the element type
+     */
+    public ElementType type() {
+        return type;
+    }
+
+    /**
+     * Gets a copy of the shape.
+     *
+     * @return the dimensions; empty for a scalar
+     */
+    public long[] shape() {
+        return shape.clone();
+    }
+
+    /**
+     * Gets the number of dimensions.
+     *
+     * @return the rank; 0 for a scalar
+     */
+    public int rank() {
+        return shape.length;
+    }
+
+    /**
+     * Gets one dimension.
+     *
+     * @param axis the axis, 0 to rank-1
+     * @return the size of that dimension
+     */
+    public long dim(int axis) {
+        return shape[axis];
+    }
+
+    /**
+     * Gets the number of elements, the product of the dimensions.
+     *
+     * @return the element count
+     */
+    public int size() {
+        return size;
+    }
+
+    /**
+     * Gets the backing array (of class {@code type().storage()}), which must not be modified.
+     *
+     * @return the array
+     */
+    public Object data() {
+        return data;
+    }
+
+    /**
+     * Gets the elements of a float32 tensor.
+     *
+     * @return the backing array, which must not be modified
+     * @throws InvalidArgumentException when the tensor is not float32
+     */
+    public float[] floats() {
+        return (float[]) typed(float[].class);
+    }
+
+    /**
+     * Gets the elements of a float64 tensor.
+     *
+     * @return the backing array, which must not be modified
+     */
+    public double[] doubles() {
+        return (double[]) typed(double[].class);
+    }
+
+    /**
+     * Gets the elements of an int64 or uint64 tensor.
+     *
+     * @return the backing array, which must not be modified
+     */
+    public long[] longs() {
+        return (long[]) typed(long[].class);
+    }
+
+    /**
+     * Gets the elements of an int32 or uint32 tensor.
+     *
+     * @return the backing array, which must not be modified
+     */
+    public int[] ints() {
+        return (int[]) typed(int[].class);
+    }
+
+    /**
+     * Gets the elements of a 16-bit tensor (int16, uint16, float16 or bfloat16 bits).
+     *
+     * @return the backing array, which must not be modified
+     */
+    public short[] shorts() {
+        return (short[]) typed(short[].class);
+    }
+
+    /**
+     * Gets the elements of an 8-bit integer tensor (int8 or uint8).
+     *
+     * @return the backing array, which must not be modified
+     */
+    public byte[] bytes() {
+        return (byte[]) typed(byte[].class);
+    }
+
+    /**
+     * Gets the elements of a bool tensor.
+     *
+     * @return the backing array, which must not be modified
+     */
+    public boolean[] booleans() {
+        return (boolean[]) typed(boolean[].class);
+    }
+
+    /**
+     * Gets the elements of a string tensor.
+     *
+     * @return the backing array, which must not be modified
+     */
+    public String[] strings() {
+        return (String[]) typed(String[].class);
+    }
+
+    /**
+     * Reads one element as a double, whatever the numeric type (unsigned types read as unsigned, bool as 0 or 1).
+     *
+     * @param index the flat row-major index
+     * @return the value
+     * @throws InvalidArgumentException for string tensors
+     */
+    public double getDouble(int index) {
+        switch (type) {
+            case FLOAT: return ((float[]) data)[index];
+            case DOUBLE: return ((double[]) data)[index];
+            case FLOAT16: return HalfFloats.float16ToFloat(((short[]) data)[index]);
+            case BFLOAT16: return HalfFloats.bfloat16ToFloat(((short[]) data)[index]);
+            case UINT64: {
+                long v = ((long[]) data)[index];
+                return v >= 0 ? v : (double) (v >>> 1) * 2.0 + (v & 1);
+            }
+            case BOOL: return ((boolean[]) data)[index] ? 1 : 0;
+            case STRING: throw new InvalidArgumentException("a string tensor has no numeric elements");
+            default: return getLong(index);
+        }
+    }
+
+    /**
+     * Reads one element as a long, whatever the numeric type (floats truncate towards zero, unsigned types read as
+     * unsigned except uint64 above {@link Long#MAX_VALUE}, which wraps).
+     *
+     * @param index the flat row-major index
+     * @return the value
+     * @throws InvalidArgumentException for string tensors
+     */
+    public long getLong(int index) {
+        switch (type) {
+            case INT64: case UINT64: return ((long[]) data)[index];
+            case INT32: return ((int[]) data)[index];
+            case UINT32: return Integer.toUnsignedLong(((int[]) data)[index]);
+            case INT16: return ((short[]) data)[index];
+            case UINT16: return Short.toUnsignedInt(((short[]) data)[index]);
+            case INT8: return ((byte[]) data)[index];
+            case UINT8: return Byte.toUnsignedInt(((byte[]) data)[index]);
+            case BOOL: return ((boolean[]) data)[index] ? 1 : 0;
+            case STRING: throw new InvalidArgumentException("a string tensor has no numeric elements");
+            default: return (long) getDouble(index);
+        }
+    }
+
+    /**
+     * Gets a tensor with the same elements and another shape of the same element count, sharing the array.
+     *
+     * @param newShape the new dimensions
+     * @return the reshaped tensor
+     * @throws InvalidArgumentException when the element counts differ
+     */
+    public Tensor reshape(long... newShape) {
+        int count = checkedElementCount(newShape);
+        if (count != size) {
+            throw new InvalidArgumentException("cannot reshape " + shapeString(shape) + " (" + size
+                    + " elements) to " + shapeString(newShape));
+        }
+        return new Tensor(type, newShape.length == 0 ? SCALAR : newShape.clone(), data, size);
+    }
+
+    /**
+     * Computes the element count of a shape, refusing negative dimensions and counts too large for one array.
+     *
+     * @param shape the dimensions
+     * @return the element count
+     * @throws InvalidArgumentException when a dimension is negative or the count is too large
+     */
+    public static int checkedElementCount(long[] shape) {
+        long count = 1;
+        boolean zero = false;
+        for (long d : shape) {
+            if (d < 0) {
+                throw new InvalidArgumentException("negative dimension in shape " + shapeString(shape));
+            }
+            if (d == 0) {
+                zero = true;
+            } else if (!zero) {
+                count = count > MAX_ELEMENTS / d ? MAX_ELEMENTS + 1 : count * d;
+            }
+        }
+        if (zero) {
+            return 0;
+        }
+        if (count > MAX_ELEMENTS) {
+            throw new InvalidArgumentException("shape " + shapeString(shape) + " has more than " + MAX_ELEMENTS
+                    + " elements, too large to allocate");
+        }
+        return (int) count;
+    }
+
+    /**
+     * Formats a shape as {@code 1x3x224x224}, or {@code scalar} for rank 0.
+     *
+     * @param shape the dimensions
+     * @return the text
+     */
+    public static String shapeString(long[] shape) {
+        if (shape.length == 0) {
+            return "scalar";
+        }
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < shape.length; i++) {
+            if (i > 0) {
+                sb.append('x');
+            }
+            sb.append(shape[i]);
+        }
+        return sb.toString();
+    }
+
+    private Object typed(Class<?> wanted) {
+        if (data.getClass() != wanted) {
+            throw new InvalidArgumentException("this is a " + type + " tensor; its elements are a "
+                    + data.getClass().getSimpleName() + ", not a " + wanted.getSimpleName());
+        }
+        return data;
+    }
+
+    private static void requireSupported(ElementType type) {
+        if (!type.isSupported()) {
+            throw new NotImplementedException("tensor element type " + type + " is not supported");
+        }
+    }
+
+    /** Gives the type, the shape and up to the first 8 elements. */
+    @Override
+    public String toString() {
+        StringBuilder sb = new StringBuilder("Tensor[").append(type).append(' ').append(shapeString(shape))
+                .append(": ");
+        int n = Math.min(size, 8);
+        for (int i = 0; i < n; i++) {
+            if (i > 0) {
+                sb.append(", ");
+            }
+            sb.append(type == ElementType.STRING ? ((String[]) data)[i] : formatNumber(i));
+        }
+        return sb.append(size > n ? ", ...]" : "]").toString();
+    }
+
+    private String formatNumber(int i) {
+        if (type.isFloatingPoint()) {
+            return Float.toString((float) getDouble(i));
+        }
+        return type == ElementType.BOOL ? Boolean.toString(((boolean[]) data)[i])
+                : type == ElementType.UINT64 ? Long.toUnsignedString(getLong(i)) : Long.toString(getLong(i));
+    }
+}

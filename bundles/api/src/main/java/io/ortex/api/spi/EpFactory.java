@@ -1,0 +1,68 @@
+package io.ortex.api.spi;
+
+import io.ortex.api.HardwareDevice;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The entry point of an execution-provider library, the counterpart of ONNX Runtime's {@code OrtEpFactory}.
+ *
+ * <p>A library publishes its factories as OSGi services or through {@link java.util.ServiceLoader}. The runtime
+ * asks each factory which of the machine's hardware devices it supports, and later creates an
+ * {@link ExecutionProvider} per session with {@link #createEp}. Every method may be called from any thread; the
+ * runtime never calls a factory again after it released it.
+ */
+public interface EpFactory {
+    /**
+     * Gets the EP name, which becomes the {@code epName} of its EP devices, such as {@code CPUExecutionProvider}.
+     *
+     * @return the name, unique among the factories of an environment
+     */
+    String name();
+
+    /**
+     * Gets the vendor name of the EP.
+     *
+     * @return the vendor
+     */
+    String vendor();
+
+    /**
+     * Gets the PCI vendor id of the EP's owner, used to order devices whose vendor matches the EP's.
+     *
+     * @return the vendor id, 0 when none
+     */
+    int vendorId();
+
+    /**
+     * Gets the EP version, which must be a SemVer 2.0 string; it becomes the EP devices' {@code version} metadata.
+     *
+     * @return the version, such as {@code 1.0.0}
+     */
+    String version();
+
+    /**
+     * Tells which of the given devices this EP can use.
+     *
+     * @param hardware the hardware devices of the environment
+     * @param environmentConfig the environment configuration (for example {@code allow_virtual_devices})
+     * @return one entry per device it supports, in the order it prefers; empty when none
+     */
+    List<SupportedDevice> supportedDevices(List<HardwareDevice> hardware, Map<String, String> environmentConfig);
+
+    /**
+     * Creates an EP instance for one session.
+     *
+     * @param devices the devices selected for it, from its own {@link #supportedDevices} answer
+     * @param sessionConfig the session's configuration entries, EP options included as {@code ep.<name>.<key>}
+     * @return the new EP
+     */
+    ExecutionProvider createEp(List<SupportedDevice> devices, Map<String, String> sessionConfig);
+
+    /**
+     * Releases an EP this factory created, when the session that owns it closes.
+     *
+     * @param ep the EP
+     */
+    void releaseEp(ExecutionProvider ep);
+}

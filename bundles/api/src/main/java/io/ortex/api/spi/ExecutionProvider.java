@@ -1,0 +1,47 @@
+package io.ortex.api.spi;
+
+import java.util.List;
+
+/**
+ * An execution provider instance owned by one session, the counterpart of ONNX Runtime's {@code OrtEp}.
+ *
+ * <p>During session creation the runtime calls {@link #getCapability} for the main graph and each nested
+ * subgraph, then {@link #compile} once for the groups it assigned to this EP. The kernels it returns are called
+ * from the session's run threads, concurrently unless {@link #isConcurrentRunSupported()} says otherwise.
+ */
+public interface ExecutionProvider {
+    /**
+     * Gets the EP name used in node assignments and fused-node names; normally the factory's name.
+     *
+     * @return the name
+     */
+    String name();
+
+    /**
+     * Reports which nodes of a graph this EP takes, through {@code support}. Nodes already taken by an EP earlier
+     * in the session's priority order are refused when claimed. Throwing makes the EP claim nothing in this graph.
+     *
+     * @param graph the graph (main graph or a nested subgraph), valid only during the call
+     * @param support where to report the nodes
+     */
+    void getCapability(GraphView graph, GraphSupport support);
+
+    /**
+     * Compiles the groups assigned to this EP into kernels, one per group.
+     *
+     * @param graphs one graph per group, holding just the group's nodes; its inputs are what the group consumes
+     *     from outside and its outputs what others consume, in the order the kernel receives and returns them
+     * @param fusedNodes the fused node that replaces each group in the session's graph, same order
+     * @return one kernel per group, same order
+     */
+    List<ComputeKernel> compile(List<GraphView> graphs, List<FusedNode> fusedNodes);
+
+    /**
+     * Tells whether kernels of this EP may run on several threads at once. Default: true.
+     *
+     * @return true when concurrent runs are safe
+     */
+    default boolean isConcurrentRunSupported() {
+        return true;
+    }
+}

@@ -1,0 +1,29 @@
+package io.ortex.api.spi;
+
+import java.util.List;
+
+/**
+ * The node that stands for a compiled group in the session's graph. Stays valid for the EP's lifetime.
+ */
+public interface FusedNode {
+    /**
+     * Gets the fused node's name, unique in the session and stable for the same model.
+     *
+     * @return the name
+     */
+    String name();
+
+    /**
+     * Gets the names of the values the kernel receives, in order.
+     *
+     * @return the input names
+     */
+    List<String> inputNames();
+
+    /**
+     * Gets the names of the values the kernel returns, in order.
+     *
+     * @return the output names
+     */
+    List<String> outputNames();
+}

@@ -1,0 +1,88 @@
+package io.ortex.api.spi;
+
+import io.ortex.api.Tensor;
+import io.ortex.api.TensorInfo;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A read-only view of a value (an edge of the graph), the counterpart of ONNX Runtime's {@code OrtValueInfo}.
+ */
+public interface ValueView {
+    /**
+     * Gets the value's name.
+     *
+     * @return the name
+     */
+    String name();
+
+    /**
+     * Gets the declared element type and shape, from graph inputs, outputs, value_info or the initializer.
+     *
+     * @return the declared type, or empty when the model does not declare it
+     */
+    Optional<TensorInfo> typeInfo();
+
+    /**
+     * Gets the node that produces this value.
+     *
+     * @return the producer, or empty for graph inputs, initializers and outer-scope values
+     */
+    Optional<NodeView> producer();
+
+    /**
+     * Gets the nodes that read this value in the same graph.
+     *
+     * @return the consumers
+     */
+    List<NodeView> consumers();
+
+    /**
+     * Tells whether this value is an initializer (constant weights, or a default for a graph input).
+     *
+     * @return true for an initializer
+     */
+    boolean isInitializer();
+
+    /**
+     * Tells whether this is an initializer that no graph input can override.
+     *
+     * @return true for a constant initializer
+     */
+    boolean isConstantInitializer();
+
+    /**
+     * Reads an initializer's value, loading external data on demand. Do not cache it longer than the call.
+     *
+     * @return the tensor, or empty when this is not an initializer
+     */
+    Optional<Tensor> initializer();
+
+    /**
+     * Tells where an initializer's data lives when it is stored outside the model file.
+     *
+     * @return the external location, or empty
+     */
+    Optional<ExternalDataInfo> externalData();
+
+    /**
+     * Tells whether this value is an input of its graph.
+     *
+     * @return true for a graph input
+     */
+    boolean isGraphInput();
+
+    /**
+     * Tells whether this value is an output of its graph.
+     *
+     * @return true for a graph output
+     */
+    boolean isGraphOutput();
+
+    /**
+     * Tells whether this value comes from a graph that encloses this one.
+     *
+     * @return true for an outer-scope value
+     */
+    boolean isFromOuterScope();
+}

@@ -1,0 +1,457 @@
+package io.ortex.onnx;
+
+import io.ortex.api.ElementType;
+import io.ortex.api.InvalidModelException;
+import io.ortex.api.TensorInfo;
+import io.ortex.api.spi.Attribute;
+import io.ortex.api.spi.GraphView;
+import io.ortex.api.spi.NodeView;
+import io.ortex.api.spi.ValueView;
+import io.ortex.onnx.proto.Onnx.AttributeProto;
+import io.ortex.onnx.proto.Onnx.GraphProto;
+import io.ortex.onnx.proto.Onnx.NodeProto;
+import io.ortex.onnx.proto.Onnx.TensorProto;
+import io.ortex.onnx.proto.Onnx.TensorShapeProto;
+import io.ortex.onnx.proto.Onnx.TypeProto;
+import io.ortex.onnx.proto.Onnx.ValueInfoProto;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.PriorityQueue;
+import java.util.stream.Collectors;
+
+/**
+ * A validated graph of an {@link OnnxModel}: its values, and its nodes in a stable topological order (the model's
+ * order wherever the dependencies allow). Subgraphs of If, Loop and Scan nodes are graphs too, whose values may
+ * come from the graphs around them. Immutable once built; safe to read from many threads.
+ */
+public final class Graph implements GraphView {
+    /** The deepest nesting of subgraphs accepted. */
+    public static final int MAX_NESTING = 32;
+
+    private final OnnxModel model;
+    private final GraphProto proto;
+    private final Graph outer;
+    private final Node parentNode;
+    private final Map<String, Value> values = new LinkedHashMap<>();
+    private final List<Node> nodes = new ArrayList<>();
+    private final List<ValueView> inputs = new ArrayList<>();
+    private final List<ValueView> outputs = new ArrayList<>();
+    private final List<ValueView> initializers = new ArrayList<>();
+
+    private Graph(OnnxModel model, GraphProto proto, Graph outer, Node parentNode) {
+        this.model = model;
+        this.proto = proto;
+        this.outer = outer;
+        this.parentNode = parentNode;
+    }
+
+    static Graph build(OnnxModel model, GraphProto proto, Graph outer, Node parentNode, int depth) {
+        if (depth > MAX_NESTING) {
+            throw new InvalidModelException(model.describe() + ": subgraphs nested more than " + MAX_NESTING
+                    + " deep (at " + parentNode + ")");
+        }
+        Graph g = new Graph(model, proto, outer, parentNode);
+        g.buildValues();
+        g.buildNodes(depth);
+        return g;
+    }
+
+    private void buildValues() {
+        for (ValueInfoProto vi : proto.getInputList()) {
+            Value v = local(vi.getName(), "graph input");
+            v.setTypeInfo(tensorInfo(vi));
+            v.markGraphInput();
+            inputs.add(v);
+        }
+        for (TensorProto t : proto.getInitializerList()) {
+            if (t.getName().isEmpty()) {
+                throw new InvalidModelException(where() + "has an initializer without a name");
+            }
+            Value v = values.get(t.getName());
+            if (v == null) {
+                v = local(t.getName(), "initializer");
+            } else if (v.isInitializer()) {
+                throw new InvalidModelException(where() + "has two initializers named '" + t.getName() + "'");
+            }
+            model.checkInitializer(t);
+            v.setInitializer(t);
+            if (v.typeInfo().isEmpty()) {
+                v.setTypeInfo(initializerInfo(t));
+            }
+            initializers.add(v);
+        }
+        if (proto.getSparseInitializerCount() > 0) {
+            throw new io.ortex.api.NotImplementedException(where() + "uses sparse initializers, which Ortex does not "
+                    + "support yet");
+        }
+    }
+
+    private void buildNodes(int depth) {
+        List<Node> declared = new ArrayList<>();
+        for (int i = 0; i < proto.getNodeCount(); i++) {
+            NodeProto np = proto.getNode(i);
+            Node node = new Node(this, np, i);
+            declared.add(node);
+            for (int o = 0; o < np.getOutputCount(); o++) {
+                String out = np.getOutput(o);
+                if (out.isEmpty()) {
+                    node.mutableOutputs().add(null);
+                    continue;
+                }
+                Value v = values.get(out);
+                if (v != null && (v.producer().isPresent() || v.isGraphInput() || v.isInitializer())) {
+                    String first = v.producer().map(Object::toString)
+                            .orElse(v.isGraphInput() ? "a graph input" : "an initializer");
+                    throw new InvalidModelException(where() + "value '" + out + "' is produced twice: by " + first
+                            + " and by " + node);
+                }
+                if (v == null) {
+                    v = local(out, "node output");
+                }
+                v.setProducer(node, o);
+                node.mutableOutputs().add(v);
+            }
+        }
+        for (ValueInfoProto vi : proto.getValueInfoList()) {
+            Value v = values.get(vi.getName());
+            if (v != null) {
+                v.setTypeInfo(tensorInfo(vi));
+            }
+        }
+        for (Node node : declared) {
+            for (String in : node.proto().getInputList()) {
+                if (in.isEmpty()) {
+                    node.mutableInputs().add(null);
+                    continue;
+                }
+                Value v = resolve(in, node);
+                v.addConsumer(node);
+                node.mutableInputs().add(v);
+            }
+            for (AttributeProto ap : node.proto().getAttributeList()) {
+                node.putAttribute(decodeAttribute(node, ap, depth));
+            }
+        }
+        for (ValueInfoProto vi : proto.getOutputList()) {
+            Value v = values.get(vi.getName());
+            if (v == null) {
+                v = outer == null ? null : lookUpOuter(vi.getName());
+                if (v == null) {
+                    throw new InvalidModelException(where() + "graph output '" + vi.getName()
+                            + "' is not produced by any node, graph input or initializer");
+                }
+            }
+            v.setTypeInfo(tensorInfo(vi));
+            v.markGraphOutput();
+            outputs.add(v);
+        }
+        nodes.addAll(topologicalOrder(declared));
+    }
+
+    /** Finds a value a node reads: local, or from an enclosing graph (recorded as an implicit input). */
+    private Value resolve(String name, Node reader) {
+        Value v = values.get(name);
+        if (v != null) {
+            return v;
+        }
+        v = lookUpOuter(name);
+        if (v == null) {
+            throw new InvalidModelException(where() + reader + " reads '" + name
+                    + "', which no node, graph input or initializer produces");
+        }
+        return v;
+    }
+
+    /**
+     * Finds a value of an enclosing graph and makes a local stand-in for it; the parent node records the outer value
+     * as an implicit input, so that it is scheduled after the value's producer.
+     */
+    private Value lookUpOuter(String name) {
+        if (outer == null) {
+            return null;
+        }
+        Value found = outer.values.get(name);
+        if (found == null) {
+            found = outer.lookUpOuter(name);
+        }
+        if (found == null) {
+            return null;
+        }
+        parentNode.addImplicitInput(found);
+        Value proxy = new Value(name, this, found);
+        values.put(name, proxy);
+        return proxy;
+    }
+
+    private List<Node> topologicalOrder(List<Node> declared) {
+        Map<Node, Integer> pending = new HashMap<>();
+        Map<Node, List<Node>> dependents = new HashMap<>();
+        for (Node n : declared) {
+            int count = 0;
+            for (ValueView in : dependencies(n)) {
+                Optional<NodeView> p = in.producer();
+                if (p.isPresent() && ((Node) p.get()).graph() == this) {
+                    count++;
+                    dependents.computeIfAbsent((Node) p.get(), k -> new ArrayList<>()).add(n);
+                }
+            }
+            pending.put(n, count);
+        }
+        PriorityQueue<Node> ready = new PriorityQueue<>((a, b) -> Integer.compare(a.id(), b.id()));
+        for (Node n : declared) {
+            if (pending.get(n) == 0) {
+                ready.add(n);
+            }
+        }
+        List<Node> order = new ArrayList<>(declared.size());
+        while (!ready.isEmpty()) {
+            Node n = ready.poll();
+            order.add(n);
+            for (Node d : dependents.getOrDefault(n, List.of())) {
+                if (pending.merge(d, -1, Integer::sum) == 0) {
+                    ready.add(d);
+                }
+            }
+        }
+        if (order.size() != declared.size()) {
+            String cycle = declared.stream().filter(n -> pending.get(n) > 0).map(NodeView::displayName)
+                    .limit(10).collect(Collectors.joining(", "));
+            throw new InvalidModelException(where() + "has a cycle through nodes " + cycle);
+        }
+        return order;
+    }
+
+    /** The values a node waits for: its inputs, and the local values its subgraphs read. */
+    private List<ValueView> dependencies(Node n) {
+        List<ValueView> deps = new ArrayList<>();
+        for (ValueView v : n.inputs()) {
+            if (v != null) {
+                deps.add(v);
+            }
+        }
+        for (ValueView v : n.implicitInputs()) {
+            Value local = values.get(v.name());
+            if (local != null) {
+                deps.add(local);
+            }
+        }
+        return deps;
+    }
+
+    private Attribute decodeAttribute(Node node, AttributeProto ap, int depth) {
+        String name = ap.getName();
+        if (name.isEmpty()) {
+            throw new InvalidModelException(where() + node + " has an attribute without a name");
+        }
+        if (!ap.getRefAttrName().isEmpty()) {
+            throw new InvalidModelException(where() + node + " attribute '" + name
+                    + "' refers to a function attribute outside a function");
+        }
+        try {
+            switch (ap.getType()) {
+                case FLOAT: return Attribute.ofFloat(name, ap.getF());
+                case INT: return Attribute.ofInt(name, ap.getI());
+                case STRING: return Attribute.ofString(name, ap.getS().toString(StandardCharsets.UTF_8));
+                case TENSOR: return Attribute.ofTensor(name, model.decode(ap.getT()));
+                case GRAPH: return Attribute.ofGraph(name, build(model, ap.getG(), this, node, depth + 1));
+                case FLOATS: {
+                    float[] f = new float[ap.getFloatsCount()];
+                    for (int i = 0; i < f.length; i++) {
+                        f[i] = ap.getFloats(i);
+                    }
+                    return Attribute.ofFloats(name, f);
+                }
+                case INTS: {
+                    long[] v = new long[ap.getIntsCount()];
+                    for (int i = 0; i < v.length; i++) {
+                        v[i] = ap.getInts(i);
+                    }
+                    return Attribute.ofInts(name, v);
+                }
+                case STRINGS: return Attribute.ofStrings(name, ap.getStringsList().stream()
+                        .map(s -> s.toString(StandardCharsets.UTF_8)).collect(Collectors.toList()));
+                case TENSORS: return Attribute.ofTensors(name, ap.getTensorsList().stream()
+                        .map(model::decode).collect(Collectors.toList()));
+                case GRAPHS: {
+                    List<GraphView> graphs = new ArrayList<>();
+                    for (GraphProto gp : ap.getGraphsList()) {
+                        graphs.add(build(model, gp, this, node, depth + 1));
+                    }
+                    return Attribute.ofGraphs(name, graphs);
+                }
+                default:
+                    throw new io.ortex.api.NotImplementedException(where() + node + " attribute '" + name
+                            + "' has type " + ap.getType() + ", which Ortex does not support");
+            }
+        } catch (InvalidModelException | io.ortex.api.NotImplementedException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new InvalidModelException(where() + node + " attribute '" + name + "': " + e.getMessage());
+        }
+    }
+
+    private Value local(String name, String what) {
+        if (name.isEmpty()) {
+            throw new InvalidModelException(where() + "has a " + what + " without a name");
+        }
+        if (values.containsKey(name) && !"initializer".equals(what)) {
+            throw new InvalidModelException(where() + "declares '" + name + "' twice");
+        }
+        Value v = new Value(name, this, null);
+        values.put(name, v);
+        return v;
+    }
+
+    private String where() {
+        String graphName = proto.getName().isEmpty() ? "" : " graph '" + proto.getName() + "'";
+        return model.describe() + (parentNode == null ? "" : " (subgraph of " + parentNode + ")") + graphName + ": ";
+    }
+
+    static TensorInfo tensorInfo(ValueInfoProto vi) {
+        if (!vi.hasType() || !vi.getType().hasTensorType()) {
+            return vi.hasType() && vi.getType().getValueCase() != TypeProto.ValueCase.VALUE_NOT_SET
+                    ? new TensorInfo(vi.getName(), null, null, null) : null;
+        }
+        TypeProto.Tensor tt = vi.getType().getTensorType();
+        ElementType type = null;
+        if (tt.getElemType() != 0) {
+            try {
+                type = ElementType.fromCode(tt.getElemType());
+            } catch (RuntimeException e) {
+                throw new InvalidModelException("value '" + vi.getName() + "' has unknown element type "
+                        + tt.getElemType());
+            }
+        }
+        if (!tt.hasShape()) {
+            return new TensorInfo(vi.getName(), type, null, null);
+        }
+        List<TensorShapeProto.Dimension> dims = tt.getShape().getDimList();
+        long[] d = new long[dims.size()];
+        List<String> names = new ArrayList<>(d.length);
+        for (int i = 0; i < d.length; i++) {
+            TensorShapeProto.Dimension dim = dims.get(i);
+            d[i] = dim.hasDimValue() ? dim.getDimValue() : -1;
+            names.add(dim.hasDimParam() ? dim.getDimParam() : "");
+        }
+        return new TensorInfo(vi.getName(), type, d, names);
+    }
+
+    private static TensorInfo initializerInfo(TensorProto t) {
+        long[] d = new long[t.getDimsCount()];
+        for (int i = 0; i < d.length; i++) {
+            d[i] = t.getDims(i);
+        }
+        ElementType type;
+        try {
+            type = ElementType.fromCode(t.getDataType());
+        } catch (RuntimeException e) {
+            type = null;
+        }
+        return new TensorInfo(t.getName(), type, d, Collections.nCopies(d.length, ""));
+    }
+
+    /**
+     * Gets the model this graph belongs to.
+     *
+     * @return the model
+     */
+    public OnnxModel model() {
+        return model;
+    }
+
+    /**
+     * Gets the message this graph was read from.
+     *
+     * @return the graph message
+     */
+    public GraphProto proto() {
+        return proto;
+    }
+
+    /**
+     * Finds a value that belongs to this graph (not to an enclosing one).
+     *
+     * @param name the value's name
+     * @return the value, or {@code null}
+     */
+    public Value localValue(String name) {
+        return values.get(name);
+    }
+
+    /**
+     * Gets the graph's nodes as {@link Node}s, in topological order.
+     *
+     * @return the nodes
+     */
+    public List<Node> nodeList() {
+        return Collections.unmodifiableList(nodes);
+    }
+
+    @Override
+    public String name() {
+        return proto.getName();
+    }
+
+    @Override
+    public List<NodeView> nodes() {
+        return Collections.unmodifiableList(nodes);
+    }
+
+    @Override
+    public List<ValueView> inputs() {
+        return Collections.unmodifiableList(inputs);
+    }
+
+    @Override
+    public List<ValueView> outputs() {
+        return Collections.unmodifiableList(outputs);
+    }
+
+    @Override
+    public List<ValueView> initializers() {
+        return Collections.unmodifiableList(initializers);
+    }
+
+    @Override
+    public Optional<ValueView> value(String name) {
+        for (Graph g = this; g != null; g = g.outer) {
+            Value v = g.values.get(name);
+            if (v != null) {
+                return Optional.of(v);
+            }
+        }
+        return Optional.empty();
+    }
+
+    @Override
+    public Map<String, Integer> opsetImports() {
+        return model.opsetImports();
+    }
+
+    @Override
+    public long irVersion() {
+        return model.irVersion();
+    }
+
+    @Override
+    public Optional<Path> modelPath() {
+        return model.path();
+    }
+
+    @Override
+    public Optional<NodeView> parentNode() {
+        return Optional.ofNullable(parentNode);
+    }
+
+    @Override
+    public Map<String, String> modelMetadata() {
+        return model.metadata();
+    }
+}

@@ -1,0 +1,121 @@
+package io.ortex.onnx;
+
+import com.google.protobuf.CodedInputStream;
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.ortex.api.ErrorCode;
+import io.ortex.api.InvalidModelException;
+import io.ortex.api.NotImplementedException;
+import io.ortex.onnx.proto.Onnx.ModelProto;
+import io.ortex.onnx.proto.Onnx.OperatorSetIdProto;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+
+/**
+ * Reads ONNX model files and bytes into validated {@link OnnxModel}s. Everything that can be checked before running
+ * is checked here, with errors that name the file and the culprit: not a protobuf or truncated, an IR or opset
+ * version Ortex does not know, a cycle, a value nobody produces, an initializer whose data does not fit its shape, a
+ * shape too large to allocate, nesting too deep.
+ */
+public final class ModelReader {
+    /** The oldest IR version accepted. */
+    public static final long MIN_IR_VERSION = 3;
+    /** The newest IR version accepted. */
+    public static final long MAX_IR_VERSION = 13;
+    /** The newest opset of the default ONNX domain accepted. */
+    public static final int MAX_ONNX_OPSET = 27;
+    /** Protobuf nesting allowed while parsing (subgraphs nest messages several levels per graph). */
+    static final int PROTOBUF_RECURSION_LIMIT = 400;
+
+    private ModelReader() {
+    }
+
+    /**
+     * Reads a model file; external data is resolved against the file's folder.
+     *
+     * @param file the {@code .onnx} file
+     * @return the model
+     * @throws InvalidModelException when the file is missing or not a valid model
+     */
+    public static OnnxModel read(Path file) {
+        Path absolute = file.toAbsolutePath();
+        ModelProto proto;
+        try (InputStream in = Files.newInputStream(absolute)) {
+            proto = parse(CodedInputStream.newInstance(in), "model " + file);
+        } catch (NoSuchFileException e) {
+            throw new InvalidModelException(ErrorCode.NO_SUCH_FILE, "model " + file + " does not exist", e);
+        } catch (IOException e) {
+            if (Files.isDirectory(absolute)) {
+                throw new InvalidModelException(ErrorCode.NO_SUCH_FILE, "model " + file
+                        + " is a folder, not a model file", e);
+            }
+            throw new InvalidModelException(ErrorCode.NO_SUCH_FILE, "model " + file + " cannot be read: "
+                    + e.getMessage(), e);
+        }
+        return validate(proto, file, absolute.getParent());
+    }
+
+    /**
+     * Reads a model from bytes.
+     *
+     * @param bytes the serialized {@code ModelProto}
+     * @param externalFolder the folder external data is resolved against, or {@code null} for none
+     * @return the model
+     */
+    public static OnnxModel read(byte[] bytes, Path externalFolder) {
+        ModelProto proto;
+        try {
+            proto = parse(CodedInputStream.newInstance(bytes), "model (from bytes)");
+        } catch (IOException e) {
+            throw new InvalidModelException(ErrorCode.INVALID_PROTOBUF, "model (from bytes) cannot be parsed: "
+                    + e.getMessage(), e);
+        }
+        return validate(proto, null, externalFolder == null ? null : externalFolder.toAbsolutePath());
+    }
+
+    private static ModelProto parse(CodedInputStream in, String what) throws IOException {
+        in.setRecursionLimit(PROTOBUF_RECURSION_LIMIT);
+        in.setSizeLimit(Integer.MAX_VALUE);
+        try {
+            return ModelProto.parseFrom(in);
+        } catch (InvalidProtocolBufferException e) {
+            String reason = e.getMessage() != null && e.getMessage().contains("too many levels of nesting")
+                    ? "it nests messages too deeply" : "it is not a valid ONNX protobuf or it is truncated ("
+                    + e.getMessage() + ")";
+            throw new InvalidModelException(ErrorCode.INVALID_PROTOBUF, what + " cannot be parsed: " + reason, e);
+        }
+    }
+
+    private static OnnxModel validate(ModelProto proto, Path file, Path folder) {
+        String what = file == null ? "model (from bytes)" : "model " + file;
+        if (!proto.hasIrVersion()) {
+            throw new InvalidModelException(ErrorCode.INVALID_PROTOBUF, what
+                    + " has no ir_version: it is not an ONNX model", null);
+        }
+        long ir = proto.getIrVersion();
+        if (ir < MIN_IR_VERSION || ir > MAX_IR_VERSION) {
+            throw new NotImplementedException(what + " has IR version " + ir + "; Ortex reads IR versions "
+                    + MIN_IR_VERSION + " to " + MAX_IR_VERSION);
+        }
+        if (!proto.hasGraph()) {
+            throw new InvalidModelException(what + " has no graph");
+        }
+        boolean onnxDomain = false;
+        for (OperatorSetIdProto op : proto.getOpsetImportList()) {
+            String domain = op.getDomain();
+            if (domain.isEmpty() || "ai.onnx".equals(domain)) {
+                onnxDomain = true;
+                if (op.getVersion() < 1 || op.getVersion() > MAX_ONNX_OPSET) {
+                    throw new NotImplementedException(what + " imports ONNX opset " + op.getVersion()
+                            + "; Ortex supports opsets 1 to " + MAX_ONNX_OPSET);
+                }
+            }
+        }
+        if (!onnxDomain && proto.getOpsetImportCount() == 0) {
+            throw new InvalidModelException(what + " has no opset_import");
+        }
+        return new OnnxModel(proto, file == null ? null : file.toAbsolutePath(), folder);
+    }
+}

@@ -1,0 +1,179 @@
+package io.ortex.onnx;
+
+import io.ortex.api.InvalidModelException;
+import io.ortex.api.Tensor;
+import io.ortex.api.spi.ExternalDataInfo;
+import io.ortex.onnx.proto.Onnx.ModelProto;
+import io.ortex.onnx.proto.Onnx.OperatorSetIdProto;
+import io.ortex.onnx.proto.Onnx.StringStringEntryProto;
+import io.ortex.onnx.proto.Onnx.TensorProto;
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * A loaded and validated ONNX model: the message, where it came from, its opset imports and metadata, and its
+ * main {@link Graph}. Created by {@link ModelReader}; immutable and thread safe.
+ */
+public final class OnnxModel {
+    private final ModelProto proto;
+    private final Path path;
+    private final Path externalFolder;
+    private final String description;
+    private final Map<String, Integer> opsets;
+    private final Map<String, String> metadata;
+    private final Graph graph;
+
+    OnnxModel(ModelProto proto, Path path, Path externalFolder) {
+        this.proto = proto;
+        this.path = path;
+        this.externalFolder = externalFolder;
+        this.description = path == null ? "model (from bytes)" : "model " + path;
+        Map<String, Integer> o = new LinkedHashMap<>();
+        for (OperatorSetIdProto op : proto.getOpsetImportList()) {
+            String domain = "ai.onnx".equals(op.getDomain()) ? "" : op.getDomain();
+            o.put(domain, (int) op.getVersion());
+        }
+        this.opsets = Collections.unmodifiableMap(o);
+        Map<String, String> m = new TreeMap<>();
+        for (StringStringEntryProto e : proto.getMetadataPropsList()) {
+            m.put(e.getKey(), e.getValue());
+        }
+        this.metadata = Collections.unmodifiableMap(m);
+        this.graph = Graph.build(this, proto.getGraph(), null, null, 0);
+    }
+
+    /**
+     * Gets the model message.
+     *
+     * @return the message
+     */
+    public ModelProto proto() {
+        return proto;
+    }
+
+    /**
+     * Gets the file the model was read from.
+     *
+     * @return the path, or empty when it was loaded from bytes
+     */
+    public Optional<Path> path() {
+        return Optional.ofNullable(path);
+    }
+
+    /**
+     * Gets the folder external data is resolved against.
+     *
+     * @return the folder, or empty when the model cannot use external data
+     */
+    public Optional<Path> externalFolder() {
+        return Optional.ofNullable(externalFolder);
+    }
+
+    /**
+     * Gets the main graph.
+     *
+     * @return the graph
+     */
+    public Graph graph() {
+        return graph;
+    }
+
+    /**
+     * Gets the IR version.
+     *
+     * @return the IR version
+     */
+    public long irVersion() {
+        return proto.getIrVersion();
+    }
+
+    /**
+     * Gets the opset imports, domain ({@code ""} for ONNX) to version.
+     *
+     * @return the imports
+     */
+    public Map<String, Integer> opsetImports() {
+        return opsets;
+    }
+
+    /**
+     * Gets the metadata entries.
+     *
+     * @return the metadata, sorted by key
+     */
+    public Map<String, String> metadata() {
+        return metadata;
+    }
+
+    /**
+     * Describes the model for messages: {@code model <path>} or {@code model (from bytes)}.
+     *
+     * @return the description
+     */
+    public String describe() {
+        return description;
+    }
+
+    /**
+     * Decodes a tensor of this model, reading external data when it has some.
+     *
+     * @param t the tensor message
+     * @return the tensor
+     */
+    public Tensor decode(TensorProto t) {
+        if (ExternalData.isExternal(t)) {
+            return ExternalData.read(t, ExternalData.locate(t, externalFolder, description));
+        }
+        return TensorCodec.fromProto(t);
+    }
+
+    Optional<ExternalDataInfo> externalInfo(TensorProto t) {
+        return ExternalData.isExternal(t)
+                ? Optional.of(ExternalData.locate(t, externalFolder, description)) : Optional.empty();
+    }
+
+    /** Checks an initializer's data against its type and shape without decoding it. */
+    void checkInitializer(TensorProto t) {
+        String what = description + ": initializer '" + t.getName() + "'";
+        try {
+            io.ortex.api.ElementType type = TensorCodec.elementType(t);
+            long[] shape = TensorCodec.shape(t);
+            int count = TensorCodec.elementCount(t, shape);
+            long bytes = (long) count * type.byteSize();
+            if (ExternalData.isExternal(t)) {
+                ExternalDataInfo info = ExternalData.locate(t, externalFolder, description);
+                if (type != io.ortex.api.ElementType.STRING && info.length() != bytes) {
+                    throw new InvalidModelException(what + " of type " + type + " and shape "
+                            + Tensor.shapeString(shape) + " needs " + bytes + " bytes, its external data has "
+                            + info.length());
+                }
+            } else if (t.hasRawData()) {
+                if (t.getRawData().size() != bytes) {
+                    throw new InvalidModelException(what + " of type " + type + " and shape "
+                            + Tensor.shapeString(shape) + " needs " + bytes + " bytes of raw_data, found "
+                            + t.getRawData().size());
+                }
+            } else {
+                int found = typedCount(t);
+                if (found != count) {
+                    throw new InvalidModelException(what + " of type " + type + " and shape "
+                            + Tensor.shapeString(shape) + " needs " + count + " elements, found " + found);
+                }
+            }
+        } catch (InvalidModelException e) {
+            if (e.getMessage().startsWith(description)) {
+                throw e;
+            }
+            throw new InvalidModelException(description + ": " + e.getMessage());
+        }
+    }
+
+    private static int typedCount(TensorProto t) {
+        return t.getFloatDataCount() + t.getDoubleDataCount() + t.getInt32DataCount() + t.getInt64DataCount()
+                + t.getUint64DataCount() + t.getStringDataCount();
+    }
+}

@@ -1,0 +1,337 @@
+package io.ortex.onnx;
+
+import com.google.protobuf.ByteString;
+import io.ortex.api.ElementType;
+import io.ortex.api.InvalidModelException;
+import io.ortex.api.NotImplementedException;
+import io.ortex.api.Tensor;
+import io.ortex.onnx.proto.Onnx.TensorProto;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * Converts between {@link Tensor} and ONNX's {@code TensorProto}, both ways: elements in {@code raw_data}
+ * (little-endian) or in the typed fields ({@code float_data}, {@code int32_data}, ...), as ONNX allows. Data held in
+ * external files is read by {@link ExternalData}, which hands the bytes to {@link #fromBytes}.
+ */
+public final class TensorCodec {
+    private TensorCodec() {
+    }
+
+    /**
+     * Decodes a tensor whose elements are inside the message.
+     *
+     * @param proto the message
+     * @return the tensor
+     * @throws InvalidModelException when the data does not match the shape, naming the tensor
+     * @throws NotImplementedException for element types Ortex does not support
+     */
+    public static Tensor fromProto(TensorProto proto) {
+        if (proto.getDataLocation() == TensorProto.DataLocation.EXTERNAL) {
+            throw new InvalidModelException("tensor '" + proto.getName()
+                    + "' keeps its data in an external file; load it through the model");
+        }
+        ElementType type = elementType(proto);
+        long[] shape = shape(proto);
+        int count = elementCount(proto, shape);
+        if (proto.hasRawData()) {
+            return fromBytes(proto.getName(), type, shape, count,
+                    proto.getRawData().asReadOnlyByteBuffer());
+        }
+        return fromTypedFields(proto, type, shape, count);
+    }
+
+    /**
+     * Decodes a tensor from little-endian bytes, as found in {@code raw_data} or an external file.
+     *
+     * @param name the tensor's name, for messages
+     * @param type the element type
+     * @param shape the dimensions
+     * @param count the element count of {@code shape}
+     * @param bytes the bytes, positioned at the first element
+     * @return the tensor
+     */
+    public static Tensor fromBytes(String name, ElementType type, long[] shape, int count, ByteBuffer bytes) {
+        if (type == ElementType.STRING) {
+            throw new InvalidModelException("string tensor '" + name + "' cannot use raw_data");
+        }
+        long expected = (long) count * type.byteSize();
+        if (bytes.remaining() != expected) {
+            throw new InvalidModelException("tensor '" + name + "' of type " + type + " and shape "
+                    + Tensor.shapeString(shape) + " needs " + expected + " bytes of data, found " + bytes.remaining());
+        }
+        ByteBuffer le = bytes.slice().order(ByteOrder.LITTLE_ENDIAN);
+        Object data;
+        switch (type.storage().getSimpleName()) {
+            case "float[]": {
+                float[] a = new float[count];
+                le.asFloatBuffer().get(a);
+                data = a;
+                break;
+            }
+            case "double[]": {
+                double[] a = new double[count];
+                le.asDoubleBuffer().get(a);
+                data = a;
+                break;
+            }
+            case "long[]": {
+                long[] a = new long[count];
+                le.asLongBuffer().get(a);
+                data = a;
+                break;
+            }
+            case "int[]": {
+                int[] a = new int[count];
+                le.asIntBuffer().get(a);
+                data = a;
+                break;
+            }
+            case "short[]": {
+                short[] a = new short[count];
+                le.asShortBuffer().get(a);
+                data = a;
+                break;
+            }
+            case "byte[]": {
+                byte[] a = new byte[count];
+                le.get(a);
+                data = a;
+                break;
+            }
+            case "boolean[]": {
+                boolean[] a = new boolean[count];
+                for (int i = 0; i < count; i++) {
+                    a[i] = le.get(i) != 0;
+                }
+                data = a;
+                break;
+            }
+            default:
+                throw new NotImplementedException("tensor '" + name + "' has unsupported element type " + type);
+        }
+        return Tensor.of(type, shape, data);
+    }
+
+    private static Tensor fromTypedFields(TensorProto p, ElementType type, long[] shape, int count) {
+        String name = p.getName();
+        Object data;
+        switch (type) {
+            case FLOAT: {
+                checkCount(name, "float_data", p.getFloatDataCount(), count);
+                float[] a = new float[count];
+                for (int i = 0; i < count; i++) {
+                    a[i] = p.getFloatData(i);
+                }
+                data = a;
+                break;
+            }
+            case DOUBLE: {
+                checkCount(name, "double_data", p.getDoubleDataCount(), count);
+                double[] a = new double[count];
+                for (int i = 0; i < count; i++) {
+                    a[i] = p.getDoubleData(i);
+                }
+                data = a;
+                break;
+            }
+            case INT64: {
+                checkCount(name, "int64_data", p.getInt64DataCount(), count);
+                long[] a = new long[count];
+                for (int i = 0; i < count; i++) {
+                    a[i] = p.getInt64Data(i);
+                }
+                data = a;
+                break;
+            }
+            case UINT64: {
+                checkCount(name, "uint64_data", p.getUint64DataCount(), count);
+                long[] a = new long[count];
+                for (int i = 0; i < count; i++) {
+                    a[i] = p.getUint64Data(i);
+                }
+                data = a;
+                break;
+            }
+            case UINT32: {
+                checkCount(name, "uint64_data", p.getUint64DataCount(), count);
+                int[] a = new int[count];
+                for (int i = 0; i < count; i++) {
+                    a[i] = (int) p.getUint64Data(i);
+                }
+                data = a;
+                break;
+            }
+            case INT32: {
+                checkCount(name, "int32_data", p.getInt32DataCount(), count);
+                int[] a = new int[count];
+                for (int i = 0; i < count; i++) {
+                    a[i] = p.getInt32Data(i);
+                }
+                data = a;
+                break;
+            }
+            case INT16: case UINT16: case FLOAT16: case BFLOAT16: {
+                checkCount(name, "int32_data", p.getInt32DataCount(), count);
+                short[] a = new short[count];
+                for (int i = 0; i < count; i++) {
+                    a[i] = (short) p.getInt32Data(i);
+                }
+                data = a;
+                break;
+            }
+            case INT8: case UINT8: {
+                checkCount(name, "int32_data", p.getInt32DataCount(), count);
+                byte[] a = new byte[count];
+                for (int i = 0; i < count; i++) {
+                    a[i] = (byte) p.getInt32Data(i);
+                }
+                data = a;
+                break;
+            }
+            case BOOL: {
+                checkCount(name, "int32_data", p.getInt32DataCount(), count);
+                boolean[] a = new boolean[count];
+                for (int i = 0; i < count; i++) {
+                    a[i] = p.getInt32Data(i) != 0;
+                }
+                data = a;
+                break;
+            }
+            case STRING: {
+                checkCount(name, "string_data", p.getStringDataCount(), count);
+                String[] a = new String[count];
+                for (int i = 0; i < count; i++) {
+                    a[i] = p.getStringData(i).toString(StandardCharsets.UTF_8);
+                }
+                data = a;
+                break;
+            }
+            default:
+                throw new NotImplementedException("tensor '" + name + "' has unsupported element type " + type);
+        }
+        return Tensor.of(type, shape, data);
+    }
+
+    /**
+     * Encodes a tensor; numbers go to {@code raw_data}, strings to {@code string_data}.
+     *
+     * @param tensor the tensor
+     * @param name the name to give it
+     * @return the message
+     */
+    public static TensorProto toProto(Tensor tensor, String name) {
+        TensorProto.Builder b = TensorProto.newBuilder().setName(name).setDataType(tensor.type().code());
+        for (long d : tensor.shape()) {
+            b.addDims(d);
+        }
+        if (tensor.type() == ElementType.STRING) {
+            for (String s : tensor.strings()) {
+                b.addStringData(ByteString.copyFromUtf8(s));
+            }
+        } else {
+            b.setRawData(ByteString.copyFrom(toBytes(tensor)));
+        }
+        return b.build();
+    }
+
+    /**
+     * Encodes a numeric tensor's elements as little-endian bytes.
+     *
+     * @param tensor the tensor, not of type string
+     * @return a buffer positioned at 0, its limit the byte count
+     */
+    public static ByteBuffer toBytes(Tensor tensor) {
+        ElementType type = tensor.type();
+        ByteBuffer buf = ByteBuffer.allocate(tensor.size() * type.byteSize()).order(ByteOrder.LITTLE_ENDIAN);
+        Object data = tensor.data();
+        if (data instanceof float[] a) {
+            buf.asFloatBuffer().put(a);
+        } else if (data instanceof double[] a) {
+            buf.asDoubleBuffer().put(a);
+        } else if (data instanceof long[] a) {
+            buf.asLongBuffer().put(a);
+        } else if (data instanceof int[] a) {
+            buf.asIntBuffer().put(a);
+        } else if (data instanceof short[] a) {
+            buf.asShortBuffer().put(a);
+        } else if (data instanceof byte[] a) {
+            buf.put(a).flip();
+        } else if (data instanceof boolean[] a) {
+            for (boolean v : a) {
+                buf.put((byte) (v ? 1 : 0));
+            }
+            buf.flip();
+        } else {
+            throw new NotImplementedException("cannot encode a " + type + " tensor as bytes");
+        }
+        return buf.position(0).limit(tensor.size() * type.byteSize());
+    }
+
+    /**
+     * Reads the element type of a message, refusing unknown numbers.
+     *
+     * @param proto the message
+     * @return the element type
+     */
+    public static ElementType elementType(TensorProto proto) {
+        int code = proto.getDataType();
+        if (code == 0) {
+            throw new InvalidModelException("tensor '" + proto.getName() + "' has no data_type");
+        }
+        ElementType type;
+        try {
+            type = ElementType.fromCode(code);
+        } catch (RuntimeException e) {
+            throw new InvalidModelException("tensor '" + proto.getName() + "' has unknown data_type " + code);
+        }
+        if (!type.isSupported()) {
+            throw new NotImplementedException("tensor '" + proto.getName() + "' has element type " + type
+                    + ", which Ortex does not support yet");
+        }
+        return type;
+    }
+
+    /**
+     * Reads the dimensions of a message, refusing negative ones.
+     *
+     * @param proto the message
+     * @return the dimensions
+     */
+    public static long[] shape(TensorProto proto) {
+        List<Long> dims = proto.getDimsList();
+        long[] shape = new long[dims.size()];
+        for (int i = 0; i < shape.length; i++) {
+            shape[i] = dims.get(i);
+            if (shape[i] < 0) {
+                throw new InvalidModelException("tensor '" + proto.getName() + "' has negative dimension "
+                        + shape[i]);
+            }
+        }
+        return shape;
+    }
+
+    /**
+     * Computes the element count, refusing shapes too large to allocate before anything is allocated.
+     *
+     * @param proto the message, for its name
+     * @param shape the dimensions
+     * @return the element count
+     */
+    public static int elementCount(TensorProto proto, long[] shape) {
+        try {
+            return Tensor.checkedElementCount(shape);
+        } catch (RuntimeException e) {
+            throw new InvalidModelException("tensor '" + proto.getName() + "': " + e.getMessage());
+        }
+    }
+
+    private static void checkCount(String name, String field, int found, int expected) {
+        if (found != expected) {
+            throw new InvalidModelException("tensor '" + name + "' needs " + expected + " elements in " + field
+                    + ", found " + found);
+        }
+    }
+}

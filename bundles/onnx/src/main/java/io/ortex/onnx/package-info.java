@@ -1,0 +1,8 @@
+/**
+ * Reading, validating and writing ONNX models, the {@code TensorProto} codec, and the graph representation
+ * ({@link io.ortex.onnx.Graph}, {@link io.ortex.onnx.Node}, {@link io.ortex.onnx.Value}) that implements the SPI's
+ * read-only graph view. Exported for the Ortex runtime and tools; EPs see only {@code io.ortex.api.spi}.
+ */
+@org.osgi.annotation.bundle.Export
+@org.osgi.annotation.versioning.Version("0.1.0")
+package io.ortex.onnx;

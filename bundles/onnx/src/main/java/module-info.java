@@ -1,0 +1,13 @@
+/**
+ * ONNX model files for Ortex: the protobuf schema, reading and writing models with external data, the
+ * {@code TensorProto} codec, and the graph representation behind the SPI's read-only graph view. Its packages are
+ * for the other Ortex modules, not for applications or EPs.
+ */
+module io.ortex.onnx {
+    requires transitive io.ortex.api;
+    requires transitive com.google.protobuf;
+    requires static osgi.annotation;
+
+    exports io.ortex.onnx;
+    exports io.ortex.onnx.proto;
+}

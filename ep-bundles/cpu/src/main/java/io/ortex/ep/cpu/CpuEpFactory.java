@@ -1,0 +1,79 @@
+package io.ortex.ep.cpu;
+
+import io.ortex.api.HardwareDevice;
+import io.ortex.api.HardwareDeviceType;
+import io.ortex.api.spi.EpFactory;
+import io.ortex.api.spi.ExecutionProvider;
+import io.ortex.api.spi.SupportedDevice;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The factory of the CPU execution provider: it supports every real CPU device and creates one
+ * {@link CpuExecutionProvider} per session. Thread safe; the operator table is built once per factory.
+ */
+public final class CpuEpFactory implements EpFactory {
+    /** The EP name, as in ONNX Runtime. */
+    public static final String NAME = "CPUExecutionProvider";
+    /** The EP vendor. */
+    public static final String VENDOR = "Ortex";
+    /** The EP version (SemVer). */
+    public static final String VERSION = "0.1.0";
+
+    private final OpRegistry registry = CpuOps.registry();
+
+    /** Creates the factory; called by {@link java.util.ServiceLoader} or the OSGi runtime. */
+    public CpuEpFactory() {
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public String vendor() {
+        return VENDOR;
+    }
+
+    @Override
+    public int vendorId() {
+        return 0;
+    }
+
+    @Override
+    public String version() {
+        return VERSION;
+    }
+
+    @Override
+    public List<SupportedDevice> supportedDevices(List<HardwareDevice> hardware, Map<String, String> environmentConfig) {
+        List<SupportedDevice> out = new ArrayList<>();
+        for (HardwareDevice d : hardware) {
+            if (d.type() == HardwareDeviceType.CPU && !d.isVirtual()) {
+                out.add(SupportedDevice.of(d));
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public ExecutionProvider createEp(List<SupportedDevice> devices, Map<String, String> sessionConfig) {
+        return new CpuExecutionProvider(NAME, registry);
+    }
+
+    @Override
+    public void releaseEp(ExecutionProvider ep) {
+        // the CPU EP holds nothing beyond its kernels, which the session closes
+    }
+
+    /**
+     * Gets the operator table, for tools that report coverage.
+     *
+     * @return the registry
+     */
+    public OpRegistry registry() {
+        return registry;
+    }
+}

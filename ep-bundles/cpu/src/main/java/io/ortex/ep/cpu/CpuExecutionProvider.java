@@ -1,0 +1,140 @@
+package io.ortex.ep.cpu;
+
+import io.ortex.api.InvalidModelException;
+import io.ortex.api.NotImplementedException;
+import io.ortex.api.OrtexException;
+import io.ortex.api.Tensor;
+import io.ortex.api.spi.ComputeKernel;
+import io.ortex.api.spi.ExecutionProvider;
+import io.ortex.api.spi.FusedNode;
+import io.ortex.api.spi.GraphSupport;
+import io.ortex.api.spi.GraphView;
+import io.ortex.api.spi.KernelContext;
+import io.ortex.api.spi.NodeView;
+import io.ortex.api.spi.ValueView;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The CPU execution provider for one session. It claims each node it has a kernel for as a single node and compiles
+ * it into a {@link CpuKernel}; the runtime schedules the nodes.
+ */
+final class CpuExecutionProvider implements ExecutionProvider {
+    private final String name;
+    private final OpRegistry registry;
+
+    CpuExecutionProvider(String name, OpRegistry registry) {
+        this.name = name;
+        this.registry = registry;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public void getCapability(GraphView graph, GraphSupport support) {
+        for (NodeView node : graph.nodes()) {
+            if (registry.lookup(node) != null) {
+                support.addSingleNode(node);
+            }
+        }
+    }
+
+    @Override
+    public List<ComputeKernel> compile(List<GraphView> graphs, List<FusedNode> fusedNodes) {
+        List<ComputeKernel> kernels = new ArrayList<>(graphs.size());
+        for (int i = 0; i < graphs.size(); i++) {
+            GraphView g = graphs.get(i);
+            if (g.nodes().size() != 1) {
+                throw new IllegalArgumentException("the CPU EP compiles single nodes, got " + g.nodes().size());
+            }
+            kernels.add(compileNode(g.nodes().get(0), fusedNodes.get(i)));
+        }
+        return kernels;
+    }
+
+    private ComputeKernel compileNode(NodeView node, FusedNode fused) {
+        KernelFactory factory = registry.lookup(node);
+        if (factory == null) {
+            throw new NotImplementedException(describe(node) + " has no CPU kernel at opset " + node.opsetVersion());
+        }
+        CpuKernel kernel;
+        try {
+            kernel = factory.create(node);
+        } catch (OrtexException e) {
+            throw prefixed(e, node);
+        } catch (RuntimeException e) {
+            throw new InvalidModelException(io.ortex.api.ErrorCode.INVALID_GRAPH, describe(node) + ": "
+                    + e.getMessage(), e);
+        }
+        int[] inputSlots = slots(node.inputs(), fused.inputNames());
+        int[] outputSlots = slots(node.outputs(), fused.outputNames());
+        return new NodeKernel(node, kernel, inputSlots, outputSlots, fused.outputNames().size());
+    }
+
+    /** For each node input (or output), its position among the fused node's inputs (outputs), or -1. */
+    private static int[] slots(List<ValueView> values, List<String> fusedNames) {
+        int[] slots = new int[values.size()];
+        for (int i = 0; i < slots.length; i++) {
+            ValueView v = values.get(i);
+            slots[i] = v == null ? -1 : fusedNames.indexOf(v.name());
+        }
+        return slots;
+    }
+
+    static String describe(NodeView node) {
+        return "node '" + node.displayName() + "' (" + (node.domain().isEmpty() ? "" : node.domain() + "::")
+                + node.opType() + ")";
+    }
+
+    private static OrtexException prefixed(OrtexException e, NodeView node) {
+        String prefix = describe(node);
+        if (e.getMessage() != null && e.getMessage().startsWith(prefix)) {
+            return e;
+        }
+        return new OrtexException(e.code(), prefix + ": " + e.getMessage(), e);
+    }
+
+    /** Adapts a node kernel to the fused node's input and output order. */
+    private static final class NodeKernel implements ComputeKernel {
+        private final NodeView node;
+        private final CpuKernel kernel;
+        private final int[] inputSlots;
+        private final int[] outputSlots;
+        private final int outputCount;
+
+        NodeKernel(NodeView node, CpuKernel kernel, int[] inputSlots, int[] outputSlots, int outputCount) {
+            this.node = node;
+            this.kernel = kernel;
+            this.inputSlots = inputSlots;
+            this.outputSlots = outputSlots;
+            this.outputCount = outputCount;
+        }
+
+        @Override
+        public Tensor[] compute(KernelContext context, Tensor[] inputs) {
+            Tensor[] nodeInputs = new Tensor[inputSlots.length];
+            for (int i = 0; i < nodeInputs.length; i++) {
+                nodeInputs[i] = inputSlots[i] < 0 ? null : inputs[inputSlots[i]];
+            }
+            Tensor[] nodeOutputs;
+            try {
+                nodeOutputs = kernel.run(nodeInputs, context);
+            } catch (OrtexException e) {
+                throw prefixed(e, node);
+            } catch (RuntimeException e) {
+                throw new OrtexException(io.ortex.api.ErrorCode.RUNTIME_EXCEPTION, describe(node) + " failed: "
+                        + e, e);
+            }
+            Tensor[] out = new Tensor[outputCount];
+            for (int i = 0; i < outputSlots.length && i < nodeOutputs.length; i++) {
+                if (outputSlots[i] >= 0) {
+                    out[outputSlots[i]] = nodeOutputs[i];
+                }
+            }
+            return out;
+        }
+    }
+}

@@ -1,0 +1,17 @@
+package io.ortex.ep.cpu.ops;
+
+import io.ortex.ep.cpu.OpRegistry;
+
+/** Neural-network ops: matrix products, convolution, pooling and normalization. */
+public final class NnOps {
+    private NnOps() {
+    }
+
+    /**
+     * Registers this group's ops.
+     *
+     * @param r the registry
+     */
+    public static void register(OpRegistry r) {
+    }
+}

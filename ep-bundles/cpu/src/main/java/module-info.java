@@ -1,0 +1,9 @@
+/**
+ * The CPU execution provider: pure-Java kernels for the ONNX operator set, the fallback that runs every node no
+ * other EP takes. Exports nothing; it is found through {@link io.ortex.api.spi.EpFactory}.
+ */
+module io.ortex.ep.cpu {
+    requires io.ortex.api;
+
+    provides io.ortex.api.spi.EpFactory with io.ortex.ep.cpu.CpuEpFactory;
+}

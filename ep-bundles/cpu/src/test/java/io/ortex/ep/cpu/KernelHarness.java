@@ -1,0 +1,135 @@
+package io.ortex.ep.cpu;
+
+import io.ortex.api.Tensor;
+import io.ortex.api.spi.KernelContext;
+import io.ortex.api.spi.NodeView;
+import io.ortex.api.spi.ValueView;
+import io.ortex.onnx.ModelReader;
+import io.ortex.onnx.OnnxModel;
+import io.ortex.onnx.TensorCodec;
+import io.ortex.onnx.proto.Onnx;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs small models straight through the CPU EP's kernels, node by node in topological order, for the kernel unit
+ * tests. The runtime's executor is tested on its own; this keeps kernel tests independent of it.
+ */
+public final class KernelHarness {
+    private static final OpRegistry REGISTRY = new CpuEpFactory().registry();
+
+    /** A sequential kernel context. */
+    public static final KernelContext SEQUENTIAL = new KernelContext() {
+        @Override
+        public int intraOpThreads() {
+            return 1;
+        }
+
+        @Override
+        public void parallelFor(int count, int minChunk, RangeBody body) {
+            body.run(0, count);
+        }
+    };
+
+    private KernelHarness() {
+    }
+
+    /**
+     * Runs a model given as a message.
+     *
+     * @param model the model
+     * @param inputs graph inputs by name
+     * @return graph outputs by name
+     */
+    public static Map<String, Tensor> run(Onnx.ModelProto model, Map<String, Tensor> inputs) {
+        return run(ModelReader.read(model.toByteArray(), null), inputs);
+    }
+
+    /**
+     * Runs a loaded model.
+     *
+     * @param model the model
+     * @param inputs graph inputs by name
+     * @return graph outputs by name
+     */
+    public static Map<String, Tensor> run(OnnxModel model, Map<String, Tensor> inputs) {
+        Map<String, Tensor> values = new HashMap<>(inputs);
+        for (ValueView init : model.graph().initializers()) {
+            values.putIfAbsent(init.name(), init.initializer().orElseThrow());
+        }
+        for (NodeView node : model.graph().nodes()) {
+            KernelFactory f = REGISTRY.lookup(node);
+            if (f == null) {
+                throw new IllegalStateException("no kernel for " + node.opType());
+            }
+            CpuKernel k = f.create(node);
+            Tensor[] in = new Tensor[node.inputs().size()];
+            for (int i = 0; i < in.length; i++) {
+                ValueView v = node.inputs().get(i);
+                in[i] = v == null ? null : values.get(v.name());
+            }
+            Tensor[] out = k.run(in, SEQUENTIAL);
+            for (int i = 0; i < node.outputs().size() && i < out.length; i++) {
+                ValueView v = node.outputs().get(i);
+                if (v != null && out[i] != null) {
+                    values.put(v.name(), out[i]);
+                }
+            }
+        }
+        Map<String, Tensor> result = new LinkedHashMap<>();
+        for (ValueView o : model.graph().outputs()) {
+            result.put(o.name(), values.get(o.name()));
+        }
+        return result;
+    }
+
+    /**
+     * Runs one case folder of ONNX's backend node tests and returns expected and actual outputs in graph order.
+     *
+     * @param caseDir the folder with {@code model.onnx} and {@code test_data_set_0}
+     * @return pairs of (expected, actual)
+     * @throws IOException when a file cannot be read
+     */
+    public static List<Tensor[]> runCase(Path caseDir) throws IOException {
+        OnnxModel model = ModelReader.read(caseDir.resolve("model.onnx"));
+        Path data = caseDir.resolve("test_data_set_0");
+        Map<String, Tensor> inputs = new LinkedHashMap<>();
+        List<ValueView> graphInputs = new ArrayList<>();
+        for (ValueView v : model.graph().inputs()) {
+            if (!v.isInitializer()) {
+                graphInputs.add(v);
+            }
+        }
+        for (int i = 0; i < graphInputs.size(); i++) {
+            Path f = data.resolve("input_" + i + ".pb");
+            if (Files.exists(f)) {
+                inputs.put(graphInputs.get(i).name(), readTensor(f));
+            }
+        }
+        Map<String, Tensor> actual = run(model, inputs);
+        List<Tensor[]> pairs = new ArrayList<>();
+        int i = 0;
+        for (Map.Entry<String, Tensor> e : actual.entrySet()) {
+            pairs.add(new Tensor[] {readTensor(data.resolve("output_" + i + ".pb")), e.getValue()});
+            i++;
+        }
+        return pairs;
+    }
+
+    /**
+     * Reads a {@code TensorProto} file.
+     *
+     * @param file the file
+     * @return the tensor
+     * @throws IOException when it cannot be read
+     */
+    public static Tensor readTensor(Path file) throws IOException {
+        return TensorCodec.fromProto(Onnx.TensorProto.parseFrom(Files.readAllBytes(file)));
+    }
+}

@@ -2,6 +2,7 @@ package io.ortex.ep.cpu;
 
 import io.ortex.ep.cpu.ops.ElementwiseOps;
 import io.ortex.ep.cpu.ops.NnOps;
+import io.ortex.ep.cpu.ops.NormOps;
 import io.ortex.ep.cpu.ops.ReduceOps;
 import io.ortex.ep.cpu.ops.ShapeOps;
 
@@ -16,6 +17,7 @@ final class CpuOps {
         ShapeOps.register(r);
         ReduceOps.register(r);
         NnOps.register(r);
+        NormOps.register(r);
         return r;
     }
 }

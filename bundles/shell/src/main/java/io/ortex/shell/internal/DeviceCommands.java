@@ -1,0 +1,101 @@
+package io.ortex.shell.internal;
+
+import io.ortex.api.EpDevice;
+import io.ortex.api.Environment;
+import io.ortex.api.HardwareDevice;
+import java.io.PrintStream;
+import java.util.Map;
+import java.util.Set;
+
+/** {@code ortex devices} and {@code ortex eps}: the hardware devices, and the EP devices with their state. */
+public final class DeviceCommands {
+    /** The flags of these verbs. */
+    public static final Set<String> FLAGS = Set.of("--json", "--verbose");
+    /** The valued options of these verbs. */
+    public static final Set<String> VALUED = Set.of("--env");
+
+    private DeviceCommands() {
+    }
+
+    /**
+     * Lists hardware devices.
+     *
+     * @param o the parsed options
+     * @param out where the list goes
+     * @return 0
+     */
+    public static int devices(Options o, PrintStream out) {
+        try (Environment env = SessionSettings.environment(o)) {
+            if (o.has("--json")) {
+                out.println(Json.render(g -> {
+                    g.writeStartArray();
+                    for (HardwareDevice d : env.hardwareDevices()) {
+                        g.writeStartObject();
+                        g.writeStringField("type", d.type().name());
+                        g.writeStringField("vendor", d.vendor());
+                        g.writeNumberField("vendor_id", d.vendorId());
+                        g.writeNumberField("device_id", d.deviceId());
+                        writeMap(g, "metadata", d.metadata());
+                        g.writeEndObject();
+                    }
+                    g.writeEndArray();
+                }));
+                return 0;
+            }
+            out.printf("%-4s %-14s %-9s %-9s %s%n", "TYPE", "VENDOR", "VENDOR_ID", "DEVICE_ID", "METADATA");
+            for (HardwareDevice d : env.hardwareDevices()) {
+                out.printf("%-4s %-14s 0x%04x    0x%04x    %s%n", d.type(), d.vendor(), d.vendorId(), d.deviceId(),
+                        d.metadata());
+            }
+        }
+        return 0;
+    }
+
+    /**
+     * Lists EP devices.
+     *
+     * @param o the parsed options
+     * @param out where the list goes
+     * @return 0
+     */
+    public static int eps(Options o, PrintStream out) {
+        try (Environment env = SessionSettings.environment(o)) {
+            if (o.has("--json")) {
+                out.println(Json.render(g -> {
+                    g.writeStartArray();
+                    for (EpDevice d : env.epDevices()) {
+                        g.writeStartObject();
+                        g.writeStringField("ep", d.epName());
+                        g.writeStringField("vendor", d.epVendor());
+                        g.writeStringField("device_type", d.device().type().name());
+                        g.writeStringField("device_vendor", d.device().vendor());
+                        g.writeBooleanField("virtual", d.device().isVirtual());
+                        g.writeStringField("version", d.version());
+                        g.writeStringField("state", "ACTIVE");
+                        writeMap(g, "ep_metadata", d.epMetadata());
+                        writeMap(g, "ep_options", d.epOptions());
+                        writeMap(g, "device_metadata", d.device().metadata());
+                        g.writeEndObject();
+                    }
+                    g.writeEndArray();
+                }));
+                return 0;
+            }
+            out.printf("%-28s %-10s %-4s %-7s %-8s %-7s%n", "EP", "VENDOR", "TYPE", "VIRTUAL", "VERSION", "STATE");
+            for (EpDevice d : env.epDevices()) {
+                out.printf("%-28s %-10s %-4s %-7s %-8s %-7s%n", d.epName(), d.epVendor(), d.device().type(),
+                        d.device().isVirtual() ? "yes" : "no", d.version(), "ACTIVE");
+            }
+        }
+        return 0;
+    }
+
+    private static void writeMap(com.fasterxml.jackson.core.JsonGenerator g, String field, Map<String, String> map)
+            throws java.io.IOException {
+        g.writeObjectFieldStart(field);
+        for (Map.Entry<String, String> e : map.entrySet()) {
+            g.writeStringField(e.getKey(), e.getValue());
+        }
+        g.writeEndObject();
+    }
+}

@@ -1,0 +1,184 @@
+package io.ortex.shell.internal;
+
+import io.ortex.api.Environment;
+import io.ortex.api.NodeAssignment;
+import io.ortex.api.Session;
+import io.ortex.api.Tensor;
+import io.ortex.api.TensorInfo;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+
+/**
+ * {@code ortex run MODEL}: loads a model, runs it on given or seeded random inputs, and reports the outputs, which
+ * EP ran which node, and the timings.
+ */
+public final class RunCommand {
+    /** The flags of this verb. */
+    public static final Set<String> FLAGS = Set.of("--json", "--verbose");
+    /** The valued options of this verb. */
+    public static final Set<String> VALUED = union(SessionSettings.VALUED, Set.of("--input", "--inputs", "--shape",
+            "--output-dir", "--repeat", "--warmup", "--seed"));
+
+    private RunCommand() {
+    }
+
+    static Set<String> union(Set<String> a, Set<String> b) {
+        Set<String> s = new HashSet<>(a);
+        s.addAll(b);
+        return Set.copyOf(s);
+    }
+
+    /**
+     * Runs the verb.
+     *
+     * @param o the parsed options
+     * @param out where the report goes
+     * @return the exit status
+     */
+    public static int run(Options o, PrintStream out) {
+        if (o.positional().size() != 1) {
+            throw new UsageException("run needs exactly one MODEL, got " + o.positional().size());
+        }
+        Path model = Path.of(o.positional().get(0));
+        int repeat = o.getInt("--repeat", 1, 1);
+        int warmup = o.getInt("--warmup", 0, 0);
+        long seed = o.getInt("--seed", 42, 0);
+        try (Environment env = SessionSettings.environment(o)) {
+            long t0 = System.nanoTime();
+            try (Session session = env.createSession(model, SessionSettings.sessionOptions(o))) {
+                double createMs = (System.nanoTime() - t0) / 1e6;
+                Map<String, Tensor> inputs = inputs(session, o, new SplittableRandom(seed));
+                for (int i = 0; i < warmup; i++) {
+                    session.run(inputs);
+                }
+                double[] times = new double[repeat];
+                Map<String, Tensor> outputs = null;
+                for (int i = 0; i < repeat; i++) {
+                    long s = System.nanoTime();
+                    outputs = session.run(inputs);
+                    times[i] = (System.nanoTime() - s) / 1e6;
+                }
+                Latency latency = Latency.of(times);
+                if (o.has("--output-dir")) {
+                    writeOutputs(outputs, Path.of(o.get("--output-dir", ".")));
+                }
+                if (o.has("--json")) {
+                    out.println(json(model, session, createMs, latency, outputs));
+                } else {
+                    text(out, model, session, createMs, latency, outputs);
+                }
+            }
+        }
+        return 0;
+    }
+
+    private static Map<String, Tensor> inputs(Session session, Options o, SplittableRandom random) {
+        Map<String, Tensor> given = new LinkedHashMap<>();
+        List<TensorInfo> declared = session.inputs();
+        if (o.has("--inputs")) {
+            Path dir = Path.of(o.get("--inputs", "."));
+            if (!Files.isDirectory(dir)) {
+                throw new UsageException("--inputs " + dir + " is not a folder");
+            }
+            for (int i = 0; i < declared.size(); i++) {
+                Path f = dir.resolve("input_" + i + ".pb");
+                if (Files.exists(f)) {
+                    given.put(declared.get(i).name(), TensorFiles.read(f));
+                }
+            }
+        }
+        for (Map.Entry<String, String> e : o.keyValues("--input").entrySet()) {
+            if (declared.stream().noneMatch(d -> d.name().equals(e.getKey()))) {
+                throw new UsageException("--input " + e.getKey() + ": the model has no input '" + e.getKey()
+                        + "'; its inputs are " + declared.stream().map(TensorInfo::name).toList());
+            }
+            given.put(e.getKey(), TensorFiles.read(Path.of(e.getValue())));
+        }
+        Map<String, long[]> shapes = new TreeMap<>();
+        o.keyValues("--shape").forEach((k, v) -> shapes.put(k, RandomInputs.parseShape(v, "--shape " + k)));
+        Map<String, Tensor> inputs = new LinkedHashMap<>();
+        for (TensorInfo info : declared) {
+            Tensor t = given.get(info.name());
+            inputs.put(info.name(), t != null ? t : RandomInputs.make(info, shapes, random));
+        }
+        return inputs;
+    }
+
+    private static void writeOutputs(Map<String, Tensor> outputs, Path dir) {
+        int i = 0;
+        for (Map.Entry<String, Tensor> e : outputs.entrySet()) {
+            TensorFiles.write(e.getValue(), e.getKey(), dir.resolve("output_" + i++ + ".pb"));
+        }
+    }
+
+    private static String json(Path model, Session session, double createMs, Latency latency,
+                               Map<String, Tensor> outputs) {
+        return Json.render(g -> {
+            g.writeStartObject();
+            g.writeStringField("model", model.toString());
+            g.writeNumberField("session_create_ms", round(createMs));
+            g.writeObjectFieldStart("latency_ms");
+            g.writeNumberField("min", round(latency.min()));
+            g.writeNumberField("median", round(latency.median()));
+            g.writeNumberField("p90", round(latency.p90()));
+            g.writeNumberField("mean", round(latency.mean()));
+            g.writeNumberField("runs", latency.runs());
+            g.writeEndObject();
+            g.writeArrayFieldStart("outputs");
+            for (Map.Entry<String, Tensor> e : outputs.entrySet()) {
+                g.writeStartObject();
+                g.writeStringField("name", e.getKey());
+                g.writeStringField("type", e.getValue().type().displayName());
+                g.writeArrayFieldStart("shape");
+                for (long d : e.getValue().shape()) {
+                    g.writeNumber(d);
+                }
+                g.writeEndArray();
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+            g.writeArrayFieldStart("eps");
+            for (String ep : session.executionProviders()) {
+                g.writeString(ep);
+            }
+            g.writeEndArray();
+            g.writeArrayFieldStart("assignment");
+            for (NodeAssignment a : session.assignment()) {
+                g.writeStartObject();
+                g.writeStringField("node", a.node());
+                g.writeStringField("op", a.opType());
+                g.writeStringField("ep", a.ep());
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+            g.writeEndObject();
+        });
+    }
+
+    private static void text(PrintStream out, Path model, Session session, double createMs, Latency latency,
+                             Map<String, Tensor> outputs) {
+        out.printf("model     %s%n", model);
+        out.printf("EPs       %s%n", String.join(", ", session.executionProviders()));
+        Map<String, Integer> perEp = new TreeMap<>();
+        session.assignment().forEach(a -> perEp.merge(a.ep(), 1, Integer::sum));
+        perEp.forEach((ep, n) -> out.printf("          %d nodes on %s%n", n, ep));
+        for (Map.Entry<String, Tensor> e : outputs.entrySet()) {
+            out.printf("output    %s%n", e.getValue().toString().replaceFirst("^Tensor", e.getKey()));
+        }
+        out.printf("session   %.1f ms to create%n", createMs);
+        out.printf("latency   min %.3f ms, median %.3f ms, p90 %.3f ms over %d runs%n", latency.min(),
+                latency.median(), latency.p90(), latency.runs());
+    }
+
+    static double round(double v) {
+        return Math.round(v * 1000) / 1000.0;
+    }
+}

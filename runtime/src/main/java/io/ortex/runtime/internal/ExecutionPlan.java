@@ -1,0 +1,161 @@
+package io.ortex.runtime.internal;
+
+import io.ortex.api.ErrorCode;
+import io.ortex.api.OrtexException;
+import io.ortex.api.Tensor;
+import io.ortex.api.spi.ComputeKernel;
+import io.ortex.api.spi.FusedNode;
+import io.ortex.api.spi.KernelContext;
+import io.ortex.api.spi.NodeView;
+import io.ortex.api.spi.ValueView;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The compiled partitions of a session in an order that respects their dependencies, and the bookkeeping that lets
+ * a run free each intermediate tensor after its last reader. Immutable; one plan serves every run.
+ */
+final class ExecutionPlan {
+    /** One compiled partition: its kernel, where its inputs come from, and what can be freed after it. */
+    record Step(String name, String ep, ComputeKernel kernel, String[] inputs, String[] outputs,
+                String[] freeAfter) {
+    }
+
+    private final List<Step> steps;
+
+    private ExecutionPlan(List<Step> steps) {
+        this.steps = steps;
+    }
+
+    /**
+     * Orders the compiled groups and computes value lifetimes.
+     *
+     * @param fused the fused nodes with their EP names and kernels, in any order
+     * @param keep values never freed during a run (graph outputs, constants)
+     * @return the plan
+     */
+    static ExecutionPlan build(List<Compiled> fused, Set<String> keep) {
+        List<Compiled> ordered = order(fused);
+        Map<String, Integer> lastUse = new HashMap<>();
+        for (int i = 0; i < ordered.size(); i++) {
+            for (String in : ordered.get(i).node().inputNames()) {
+                lastUse.put(in, i);
+            }
+        }
+        List<Step> steps = new ArrayList<>();
+        for (int i = 0; i < ordered.size(); i++) {
+            Compiled c = ordered.get(i);
+            List<String> free = new ArrayList<>();
+            for (String in : new HashSet<>(c.node().inputNames())) {
+                if (lastUse.get(in) == i && !keep.contains(in)) {
+                    free.add(in);
+                }
+            }
+            for (String out : c.node().outputNames()) {
+                if (!lastUse.containsKey(out) && !keep.contains(out)) {
+                    free.add(out);
+                }
+            }
+            steps.add(new Step(c.node().name(), c.ep(), c.kernel(), c.node().inputNames().toArray(String[]::new),
+                    c.node().outputNames().toArray(String[]::new), free.toArray(String[]::new)));
+        }
+        return new ExecutionPlan(List.copyOf(steps));
+    }
+
+    /** A compiled group: its fused node, its EP's name, its kernel, and the position of its first node. */
+    record Compiled(FusedNode node, String ep, ComputeKernel kernel, int firstNode) {
+    }
+
+    /** Topological order of the groups, preferring the group whose first node comes first. */
+    private static List<Compiled> order(List<Compiled> fused) {
+        Map<String, Compiled> producer = new HashMap<>();
+        for (Compiled c : fused) {
+            for (String out : c.node().outputNames()) {
+                producer.put(out, c);
+            }
+        }
+        List<Compiled> pending = new ArrayList<>(fused);
+        pending.sort((a, b) -> Integer.compare(a.firstNode(), b.firstNode()));
+        List<Compiled> done = new ArrayList<>();
+        Set<Compiled> doneSet = new HashSet<>();
+        while (!pending.isEmpty()) {
+            Compiled next = null;
+            for (Compiled c : pending) {
+                boolean ready = true;
+                for (String in : c.node().inputNames()) {
+                    Compiled p = producer.get(in);
+                    if (p != null && p != c && !doneSet.contains(p)) {
+                        ready = false;
+                        break;
+                    }
+                }
+                if (ready) {
+                    next = c;
+                    break;
+                }
+            }
+            if (next == null) {
+                throw new OrtexException(ErrorCode.INVALID_GRAPH, "the partitions depend on each other in a cycle");
+            }
+            pending.remove(next);
+            done.add(next);
+            doneSet.add(next);
+        }
+        return done;
+    }
+
+    List<Step> steps() {
+        return steps;
+    }
+
+    /**
+     * Runs every step.
+     *
+     * @param values the graph inputs and constants, by name; filled with every value computed
+     * @param context the kernels' context
+     */
+    void execute(Map<String, Tensor> values, KernelContext context) {
+        for (Step s : steps) {
+            Tensor[] in = new Tensor[s.inputs().length];
+            for (int i = 0; i < in.length; i++) {
+                in[i] = values.get(s.inputs()[i]);
+            }
+            Tensor[] out = s.kernel().compute(context, in);
+            if (out == null || out.length != s.outputs().length) {
+                throw new OrtexException(ErrorCode.RUNTIME_EXCEPTION, "partition '" + s.name() + "' of EP "
+                        + s.ep() + " returned " + (out == null ? "nothing" : out.length + " outputs") + ", expected "
+                        + s.outputs().length);
+            }
+            for (int i = 0; i < out.length; i++) {
+                if (out[i] != null) {
+                    values.put(s.outputs()[i], out[i]);
+                }
+            }
+            for (String f : s.freeAfter()) {
+                values.remove(f);
+            }
+        }
+    }
+
+    static List<String> names(List<ValueView> values) {
+        List<String> names = new ArrayList<>(values.size());
+        for (ValueView v : values) {
+            names.add(v.name());
+        }
+        return names;
+    }
+
+    static int firstIndex(List<NodeView> graphOrder, List<NodeView> group) {
+        Set<NodeView> members = new HashSet<>(group);
+        for (int i = 0; i < graphOrder.size(); i++) {
+            if (members.contains(graphOrder.get(i))) {
+                return i;
+            }
+        }
+        return Integer.MAX_VALUE;
+    }
+}

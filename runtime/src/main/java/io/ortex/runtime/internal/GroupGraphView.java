@@ -1,0 +1,152 @@
+package io.ortex.runtime.internal;
+
+import io.ortex.api.spi.FusionOptions;
+import io.ortex.api.spi.GraphView;
+import io.ortex.api.spi.NodeView;
+import io.ortex.api.spi.ValueView;
+import io.ortex.onnx.Graph;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The graph an EP compiles for one claimed group: the group's nodes in topological order; as inputs, the values the
+ * group reads from outside (constant initializers left out when the EP asked to drop them); as outputs, the values
+ * it produces that a node outside the group, or the graph's caller, reads.
+ */
+final class GroupGraphView implements GraphView {
+    private final Graph graph;
+    private final List<NodeView> nodes;
+    private final List<ValueView> inputs;
+    private final List<ValueView> outputs;
+    private final String name;
+
+    GroupGraphView(Graph graph, String name, List<NodeView> groupNodes, FusionOptions options) {
+        this.graph = graph;
+        this.name = name;
+        Set<NodeView> members = new HashSet<>(groupNodes);
+        List<NodeView> ordered = new ArrayList<>();
+        for (NodeView n : graph.nodes()) {
+            if (members.contains(n)) {
+                ordered.add(n);
+            }
+        }
+        this.nodes = Collections.unmodifiableList(ordered);
+        Set<String> produced = new HashSet<>();
+        for (NodeView n : ordered) {
+            for (ValueView v : n.outputs()) {
+                if (v != null) {
+                    produced.add(v.name());
+                }
+            }
+        }
+        LinkedHashSet<ValueView> in = new LinkedHashSet<>();
+        for (NodeView n : ordered) {
+            for (ValueView v : concat(n.inputs(), n.implicitInputs())) {
+                if (v != null && !produced.contains(v.name())
+                        && !(options.dropConstantInitializers() && v.isConstantInitializer())) {
+                    in.add(v);
+                }
+            }
+        }
+        this.inputs = List.copyOf(in);
+        Set<String> neededOutside = new HashSet<>();
+        for (NodeView n : graph.nodes()) {
+            if (!members.contains(n)) {
+                for (ValueView v : concat(n.inputs(), n.implicitInputs())) {
+                    if (v != null) {
+                        neededOutside.add(v.name());
+                    }
+                }
+            }
+        }
+        for (ValueView v : graph.outputs()) {
+            neededOutside.add(v.name());
+        }
+        List<ValueView> out = new ArrayList<>();
+        for (NodeView n : ordered) {
+            for (ValueView v : n.outputs()) {
+                if (v != null && neededOutside.contains(v.name())) {
+                    out.add(v);
+                }
+            }
+        }
+        this.outputs = List.copyOf(out);
+    }
+
+    private static List<ValueView> concat(List<ValueView> a, List<ValueView> b) {
+        if (b.isEmpty()) {
+            return a;
+        }
+        List<ValueView> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public List<NodeView> nodes() {
+        return nodes;
+    }
+
+    @Override
+    public List<ValueView> inputs() {
+        return inputs;
+    }
+
+    @Override
+    public List<ValueView> outputs() {
+        return outputs;
+    }
+
+    @Override
+    public List<ValueView> initializers() {
+        List<ValueView> inits = new ArrayList<>();
+        for (ValueView v : inputs) {
+            if (v.isInitializer()) {
+                inits.add(v);
+            }
+        }
+        return inits;
+    }
+
+    @Override
+    public Optional<ValueView> value(String valueName) {
+        return graph.value(valueName);
+    }
+
+    @Override
+    public Map<String, Integer> opsetImports() {
+        return graph.opsetImports();
+    }
+
+    @Override
+    public long irVersion() {
+        return graph.irVersion();
+    }
+
+    @Override
+    public Optional<Path> modelPath() {
+        return graph.modelPath();
+    }
+
+    @Override
+    public Optional<NodeView> parentNode() {
+        return Optional.empty();
+    }
+
+    @Override
+    public Map<String, String> modelMetadata() {
+        return graph.modelMetadata();
+    }
+}

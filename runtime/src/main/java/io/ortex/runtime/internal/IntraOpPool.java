@@ -1,0 +1,72 @@
+package io.ortex.runtime.internal;
+
+import io.ortex.api.spi.KernelContext;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinTask;
+import java.util.concurrent.ForkJoinWorkerThread;
+import java.util.concurrent.RecursiveAction;
+
+/**
+ * The intra-op threads of a session, offered to kernels as {@link KernelContext#parallelFor}. A fork/join pool, so a
+ * kernel running on a pool thread can itself split work without deadlock. With one thread everything runs inline.
+ */
+final class IntraOpPool implements KernelContext, AutoCloseable {
+    private final int threads;
+    private final ForkJoinPool pool;
+
+    IntraOpPool(int requested) {
+        this.threads = requested > 0 ? requested : Runtime.getRuntime().availableProcessors();
+        this.pool = threads > 1 ? new ForkJoinPool(threads, p -> {
+            ForkJoinWorkerThread t = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(p);
+            t.setName("ortex-intra-op-" + t.getPoolIndex());
+            t.setDaemon(true);
+            return t;
+        }, null, false) : null;
+    }
+
+    @Override
+    public int intraOpThreads() {
+        return threads;
+    }
+
+    @Override
+    public void parallelFor(int count, int minChunk, RangeBody body) {
+        int chunks = Math.min(threads, count / Math.max(1, minChunk));
+        if (pool == null || chunks < 2) {
+            if (count > 0) {
+                body.run(0, count);
+            }
+            return;
+        }
+        List<RecursiveAction> tasks = new ArrayList<>(chunks);
+        for (int c = 0; c < chunks; c++) {
+            int from = (int) ((long) count * c / chunks);
+            int to = (int) ((long) count * (c + 1) / chunks);
+            tasks.add(new RecursiveAction() {
+                @Override
+                protected void compute() {
+                    body.run(from, to);
+                }
+            });
+        }
+        if (ForkJoinTask.inForkJoinPool() && ForkJoinTask.getPool() == pool) {
+            ForkJoinTask.invokeAll(tasks);
+        } else {
+            pool.invoke(new RecursiveAction() {
+                @Override
+                protected void compute() {
+                    invokeAll(tasks);
+                }
+            });
+        }
+    }
+
+    @Override
+    public void close() {
+        if (pool != null) {
+            pool.shutdownNow();
+        }
+    }
+}

@@ -1,0 +1,32 @@
+package io.ortex.runtime.internal;
+
+import io.ortex.api.Environment;
+import io.ortex.api.EnvironmentFactory;
+import io.ortex.api.spi.EpFactory;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
+
+/**
+ * Creates environments outside an OSGi framework: EP factories come from {@link ServiceLoader} (class path or
+ * module path) and hardware from this machine.
+ */
+public final class RuntimeEnvironmentFactory implements EnvironmentFactory {
+    /** Creates the factory; called by {@link ServiceLoader}. */
+    public RuntimeEnvironmentFactory() {
+    }
+
+    @Override
+    public Environment create(Map<String, String> config) {
+        List<EpFactory> factories = new ArrayList<>();
+        for (EpFactory f : ServiceLoader.load(EpFactory.class, RuntimeEnvironmentFactory.class.getClassLoader())) {
+            factories.add(f);
+        }
+        if (factories.isEmpty()) {
+            ServiceLoader.load(EpFactory.class).forEach(factories::add);
+        }
+        return new RuntimeEnvironment(config, new HardwareDiscovery(Path.of("/proc")).discover(), factories);
+    }
+}

@@ -1,0 +1,12 @@
+/**
+ * The Ortex runtime: environments, hardware discovery, the EP registry, partitioning, compilation and execution of
+ * sessions. It exports no package: applications reach it through {@link io.ortex.api.Environment}.
+ */
+module io.ortex.runtime {
+    requires io.ortex.api;
+    requires io.ortex.onnx;
+
+    uses io.ortex.api.spi.EpFactory;
+
+    provides io.ortex.api.EnvironmentFactory with io.ortex.runtime.internal.RuntimeEnvironmentFactory;
+}

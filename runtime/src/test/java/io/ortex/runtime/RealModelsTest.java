@@ -1,0 +1,162 @@
+package io.ortex.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import ai.onnxruntime.OnnxTensor;
+import ai.onnxruntime.OrtEnvironment;
+import ai.onnxruntime.OrtException;
+import ai.onnxruntime.OrtSession;
+import io.ortex.api.Environment;
+import io.ortex.api.Session;
+import io.ortex.api.SessionOptions;
+import io.ortex.api.Tensor;
+import io.ortex.onnx.TensorComparison;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.FloatBuffer;
+import java.nio.LongBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Runs real models from package registries through Ortex and through Microsoft's ONNX Runtime (graph optimizations
+ * off) on the same seeded inputs, and requires every output to agree within rtol 1e-3 / atol 1e-4.
+ * all-MiniLM-L6-v2 comes from its Maven Central jar; the others from the cache that {@code ../shared/models/fetch.sh}
+ * fills ({@code ~/.cache/ortex-models}, or the {@code ortex.models} system property).
+ */
+class RealModelsTest {
+    static final double RTOL = 1e-3;
+    static final double ATOL = 1e-4;
+
+    private static Environment ortex;
+    private static OrtEnvironment ort;
+
+    @BeforeAll
+    static void environments() {
+        ortex = Environment.create();
+        ort = OrtEnvironment.getEnvironment();
+    }
+
+    @AfterAll
+    static void close() {
+        ortex.close();
+    }
+
+    @Test
+    void allMiniLmMatchesOnnxRuntime() throws Exception {
+        byte[] model;
+        try (InputStream in = RealModelsTest.class.getClassLoader().getResourceAsStream("all-minilm-l6-v2.onnx")) {
+            assertTrue(in != null, "all-minilm-l6-v2.onnx not on the test class path (Maven dependency)");
+            model = in.readAllBytes();
+        }
+        SplittableRandom random = new SplittableRandom(7);
+        long[] shape = {1, 128};
+        long[] ids = new long[128];
+        long[] mask = new long[128];
+        for (int i = 0; i < 128; i++) {
+            ids[i] = i == 0 ? 101 : i == 127 ? 102 : 1000 + random.nextInt(29000);
+            mask[i] = 1;
+        }
+        Map<String, Tensor> inputs = new LinkedHashMap<>();
+        inputs.put("input_ids", Tensor.ofLongs(ids, shape));
+        inputs.put("attention_mask", Tensor.ofLongs(mask, shape));
+        inputs.put("token_type_ids", Tensor.ofLongs(new long[128], shape));
+        compare(model, inputs);
+    }
+
+    @Test
+    void ppOcrDetectorMatchesOnnxRuntime() throws Exception {
+        compare(cached("ppocr-v4-det"), Map.of("x", randomFloats(new long[] {1, 3, 320, 320}, 11)));
+    }
+
+    @Test
+    void wakeWordMelSpectrogramMatchesOnnxRuntime() throws Exception {
+        compare(cached("oww-melspectrogram"), Map.of("input", randomFloats(new long[] {1, 16000}, 12)));
+    }
+
+    @Test
+    void wakeWordEmbeddingMatchesOnnxRuntime() throws Exception {
+        compare(cached("oww-embedding"), Map.of("input_1", randomFloats(new long[] {1, 76, 32, 1}, 13)));
+    }
+
+    static byte[] cached(String name) throws IOException {
+        Path dir = Path.of(System.getProperty("ortex.models", System.getProperty("user.home") + "/.cache/ortex-models"));
+        Path file = dir.resolve(name).resolve("model.onnx");
+        assertTrue(Files.isRegularFile(file), file + " is missing: run ../shared/models/fetch.sh " + name);
+        return Files.readAllBytes(file);
+    }
+
+    static Tensor randomFloats(long[] shape, long seed) {
+        SplittableRandom random = new SplittableRandom(seed);
+        float[] a = new float[Tensor.checkedElementCount(shape)];
+        for (int i = 0; i < a.length; i++) {
+            a[i] = (float) (random.nextDouble() * 2 - 1);
+        }
+        return Tensor.ofFloats(a, shape);
+    }
+
+    private static void compare(byte[] model, Map<String, Tensor> inputs) throws OrtException {
+        Map<String, Tensor> ours;
+        try (Session session = ortex.createSession(model, new SessionOptions())) {
+            ours = session.run(inputs);
+        }
+        try (OrtSession.SessionOptions options = new OrtSession.SessionOptions()) {
+            options.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.NO_OPT);
+            try (OrtSession session = ort.createSession(model, options)) {
+                Map<String, OnnxTensor> feeds = new HashMap<>();
+                try {
+                    for (Map.Entry<String, Tensor> e : inputs.entrySet()) {
+                        feeds.put(e.getKey(), toOrt(e.getValue()));
+                    }
+                    try (OrtSession.Result result = session.run(feeds)) {
+                        assertEquals(result.size(), ours.size(), "output count");
+                        for (Map.Entry<String, Tensor> e : ours.entrySet()) {
+                            OnnxTensor theirs = (OnnxTensor) result.get(e.getKey()).orElseThrow();
+                            Tensor expected = fromOrt(theirs);
+                            assertNull(TensorComparison.difference(expected, e.getValue(), RTOL, ATOL),
+                                    "output " + e.getKey());
+                        }
+                    }
+                } finally {
+                    feeds.values().forEach(OnnxTensor::close);
+                }
+            }
+        }
+    }
+
+    private static OnnxTensor toOrt(Tensor t) throws OrtException {
+        switch (t.type()) {
+            case FLOAT: return OnnxTensor.createTensor(ort, FloatBuffer.wrap(t.floats()), t.shape());
+            case INT64: return OnnxTensor.createTensor(ort, LongBuffer.wrap(t.longs()), t.shape());
+            default: throw new IllegalArgumentException("test inputs are float32 or int64, not " + t.type());
+        }
+    }
+
+    private static Tensor fromOrt(OnnxTensor t) {
+        long[] shape = t.getInfo().getShape();
+        switch (t.getInfo().type) {
+            case FLOAT: {
+                FloatBuffer b = t.getFloatBuffer();
+                float[] a = new float[b.remaining()];
+                b.get(a);
+                return Tensor.ofFloats(a, shape);
+            }
+            case INT64: {
+                LongBuffer b = t.getLongBuffer();
+                long[] a = new long[b.remaining()];
+                b.get(a);
+                return Tensor.ofLongs(a, shape);
+            }
+            default: throw new IllegalArgumentException("unexpected output type " + t.getInfo().type);
+        }
+    }
+}

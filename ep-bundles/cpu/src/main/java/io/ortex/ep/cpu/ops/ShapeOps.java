@@ -40,5 +40,13 @@ public final class ShapeOps {
         r.register("Range", GenerateKernels::range);
         r.register("OneHot", GenerateKernels::oneHot);
         r.register("Trilu", GenerateKernels::trilu);
+        r.register("ScatterElements", ScatterKernels::scatterElements);
+        r.register("Scatter", ScatterKernels::scatterElements);
+        r.register("ScatterND", ScatterKernels::scatterND);
+        r.register("TopK", SortKernels::topK);
+        r.register("Unique", SortKernels::unique);
+        r.register("CumSum", SequenceKernels::cumSum);
+        r.register("NonZero", SequenceKernels::nonZero);
+        r.register("ReverseSequence", SequenceKernels::reverseSequence);
     }
 }

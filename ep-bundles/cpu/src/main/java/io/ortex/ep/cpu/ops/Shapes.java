@@ -135,6 +135,20 @@ final class Shapes {
     }
 
     /**
+     * Gets a required int attribute.
+     *
+     * @param node the node
+     * @param name the attribute
+     * @return its value
+     */
+    static long requiredScalarAttr(NodeView node, String name) {
+        if (node.attribute(name).isEmpty()) {
+            throw new InvalidModelException("attribute '" + name + "' is required");
+        }
+        return node.intAttr(name, 0);
+    }
+
+    /**
      * Makes a tensor of the same type over a new storage array.
      *
      * @param like the tensor whose type to use

@@ -285,4 +285,115 @@ class ShapeOpsTest {
         Tensor axes = new Node("Pad", 18).in("x", x).in("p", longs(1, 0)).none().in("a", longs(-1)).run();
         assertArrayEquals(new float[] {0, 0, 1, 2, 0, 3, 4, 5}, axes.floats());
     }
+
+    @Test
+    void tileRangeNonZero() {
+        Tensor t = new Node("Tile", 13).in("x", floats(s(1, 2), 1, 2)).in("r", longs(2, 2)).run();
+        assertArrayEquals(s(2, 4), t.shape());
+        assertArrayEquals(new float[] {1, 2, 1, 2, 1, 2, 1, 2}, t.floats());
+        Tensor r = new Node("Range", 11).in("a", Tensor.ofInts(new int[] {10})).in("b", Tensor.ofInts(new int[] {4}))
+                .in("c", Tensor.ofInts(new int[] {-3})).run();
+        assertArrayEquals(new int[] {10, 7}, r.ints());
+        Tensor nz = new Node("NonZero", 13).in("x", Tensor.ofBooleans(new boolean[] {true, false, false, true}, 2, 2))
+                .run();
+        assertArrayEquals(s(2, 2), nz.shape());
+        assertArrayEquals(new long[] {0, 1, 0, 1}, nz.longs());
+    }
+
+    @Test
+    void gatherElementsGatherNDAndCompress() {
+        Tensor data = iota(2, 3);
+        Tensor ge = new Node("GatherElements", 13).attr("axis", 1L).in("d", data)
+                .in("i", Tensor.ofLongs(new long[] {-1, 0, 1, 1}, 2, 2)).run();
+        assertArrayEquals(new float[] {2, 0, 4, 4}, ge.floats());
+        Tensor nd = new Node("GatherND", 13).attr("batch_dims", 1L).in("d", data)
+                .in("i", Tensor.ofLongs(new long[] {2, 0}, 2, 1)).run();
+        assertArrayEquals(s(2), nd.shape());
+        assertArrayEquals(new float[] {2, 3}, nd.floats());
+        Tensor c = new Node("Compress", 11).attr("axis", -1L).in("d", data)
+                .in("c", Tensor.ofBooleans(new boolean[] {false, true}, 2)).run();
+        assertArrayEquals(s(2, 1), c.shape());
+        assertArrayEquals(new float[] {1, 4}, c.floats());
+        Tensor flat = new Node("Compress", 11).in("d", data)
+                .in("c", Tensor.ofBooleans(new boolean[] {false, true, false, false, true}, 5)).run();
+        assertArrayEquals(new float[] {1, 4}, flat.floats());
+    }
+
+    @Test
+    void scattersWithReductions() {
+        Tensor data = iota(2, 3);
+        Tensor se = new Node("ScatterElements", 18).attr("axis", 1L).attr("reduction", "max").in("d", data)
+                .in("i", Tensor.ofLongs(new long[] {0, 0}, 1, 2)).in("u", floats(s(1, 2), 5, -1)).run();
+        assertArrayEquals(new float[] {5, 1, 2, 3, 4, 5}, se.floats());
+        Tensor add = new Node("ScatterND", 16).attr("reduction", "add").in("d", data)
+                .in("i", Tensor.ofLongs(new long[] {1, 1}, 2, 1)).in("u", floats(s(2, 3), 1, 1, 1, 2, 2, 2)).run();
+        assertArrayEquals(new float[] {0, 1, 2, 6, 7, 8}, add.floats());
+        Tensor ints = new Node("ScatterND", 13).in("d", Tensor.ofInts(new int[] {1, 2, 3}, 3))
+                .in("i", Tensor.ofLongs(new long[] {-1}, 1, 1)).in("u", Tensor.ofInts(new int[] {9}, 1)).run();
+        assertArrayEquals(new int[] {1, 2, 9}, ints.ints());
+        assertThrows(io.ortex.api.InvalidModelException.class, () -> new Node("ScatterND", 13)
+                .attr("reduction", "add").in("d", data).in("i", Tensor.ofLongs(new long[] {0}, 1, 1))
+                .in("u", floats(s(1, 3), 1, 1, 1)).run());
+    }
+
+    @Test
+    void topKTiesAndSmallest() {
+        Tensor x = Tensor.ofLongs(new long[] {3, 1, 3, 2, 1}, 1, 5);
+        Tensor[] big = new Node("TopK", 11).in("x", x).in("k", longs(3)).run(2);
+        assertArrayEquals(new long[] {3, 3, 2}, big[0].longs());
+        assertArrayEquals(new long[] {0, 2, 3}, big[1].longs());
+        Tensor[] small = new Node("TopK", 11).attr("largest", 0L).attr("axis", -1L).in("x", x).in("k", longs(2))
+                .run(2);
+        assertArrayEquals(new long[] {1, 1}, small[0].longs());
+        assertArrayEquals(new long[] {1, 4}, small[1].longs());
+        Tensor[] old = new Node("TopK", 1).attr("k", 1L).in("x", floats(s(2, 2), 1, 2, 4, 3)).run(2);
+        assertArrayEquals(new float[] {2, 4}, old[0].floats());
+        assertArrayEquals(new long[] {1, 0}, old[1].longs());
+    }
+
+    @Test
+    void uniqueSortedAndUnsorted() {
+        Tensor x = floats(s(6), 2, 1, 1, 3, 4, 3);
+        Tensor[] u = new Node("Unique", 11).attr("sorted", 0L).in("x", x).run(4);
+        assertArrayEquals(new float[] {2, 1, 3, 4}, u[0].floats());
+        assertArrayEquals(new long[] {0, 1, 3, 4}, u[1].longs());
+        assertArrayEquals(new long[] {0, 1, 1, 2, 3, 2}, u[2].longs());
+        assertArrayEquals(new long[] {1, 2, 2, 1}, u[3].longs());
+        Tensor[] sorted = new Node("Unique", 11).in("x", Tensor.ofStrings(new String[] {"b", "a", "b"}, 3)).run(4);
+        assertArrayEquals(new String[] {"a", "b"}, sorted[0].strings());
+        assertArrayEquals(new long[] {1, 0, 1}, sorted[2].longs());
+    }
+
+    @Test
+    void cumSumOneHotTriluEyeLike() {
+        Tensor c = new Node("CumSum", 14).attr("exclusive", 1L).attr("reverse", 1L).in("x", floats(s(3), 1, 2, 3))
+                .in("a", Tensor.ofInts(new int[] {0})).run();
+        assertArrayEquals(new float[] {5, 3, 0}, c.floats());
+        Tensor oh = new Node("OneHot", 11).attr("axis", 0L).in("i", longs(1, -1)).in("d", Tensor.ofLongs(new long[] {3}))
+                .in("v", Tensor.ofLongs(new long[] {0, 7}, 2)).run();
+        assertArrayEquals(s(3, 2), oh.shape());
+        assertArrayEquals(new long[] {0, 0, 7, 0, 0, 7}, oh.longs());
+        Tensor tl = new Node("Trilu", 14).attr("upper", 0L).in("x", iota(2, 3)).in("k", Tensor.ofLongs(new long[] {1}))
+                .run();
+        assertArrayEquals(new float[] {0, 1, 0, 3, 4, 5}, tl.floats());
+        Tensor eye = new Node("EyeLike", 9).attr("k", -1L).attr("dtype", (long) ElementType.BOOL.code())
+                .in("x", iota(3, 2)).run();
+        assertArrayEquals(new boolean[] {false, false, true, false, false, true}, eye.booleans());
+    }
+
+    @Test
+    void depthToSpaceRoundTripsThroughSpaceToDepth() {
+        Tensor x = iota(1, 8, 2, 3);
+        for (String mode : new String[] {"DCR", "CRD"}) {
+            Tensor d = new Node("DepthToSpace", 13).attr("blocksize", 2L).attr("mode", mode).in("x", x).run();
+            assertArrayEquals(s(1, 2, 4, 6), d.shape());
+            if (mode.equals("DCR")) {
+                Tensor back = new Node("SpaceToDepth", 13).attr("blocksize", 2L).in("x", d).run();
+                assertArrayEquals(x.floats(), back.floats());
+            }
+        }
+        Tensor rs = new Node("ReverseSequence", 10).attr("time_axis", 0L).attr("batch_axis", 1L)
+                .in("x", iota(3, 2)).in("l", longs(3, 1)).run();
+        assertArrayEquals(new float[] {4, 1, 2, 3, 0, 5}, rs.floats());
+    }
 }

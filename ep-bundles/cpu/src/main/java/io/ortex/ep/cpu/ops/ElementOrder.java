@@ -7,7 +7,7 @@ import io.ortex.api.Tensor;
 /**
  * Orders the elements of a tensor by value, for TopK and Unique: a comparator over flat element indices and a
  * stable merge sort of index arrays (equal values keep their index order). Floats order as
- * {@link Double#compare}, unsigned integers as unsigned, strings by {@link String#compareTo}.
+ * {@link Double#compare} (NaN last) except that -0 equals +0; unsigned integers as unsigned, strings by {@link String#compareTo}.
  */
 final class ElementOrder {
     /** Compares two flat element indices by the values they hold. */
@@ -38,11 +38,11 @@ final class ElementOrder {
         switch (type) {
             case FLOAT: {
                 float[] v = t.floats();
-                return (a, b) -> Float.compare(v[a], v[b]);
+                return (a, b) -> floats(v[a], v[b]);
             }
             case DOUBLE: {
                 double[] v = t.doubles();
-                return (a, b) -> Double.compare(v[a], v[b]);
+                return (a, b) -> v[a] == v[b] ? 0 : Double.compare(v[a], v[b]);
             }
             case INT64: {
                 long[] v = t.longs();
@@ -70,16 +70,20 @@ final class ElementOrder {
             }
             case FLOAT16: {
                 short[] v = t.shorts();
-                return (a, b) -> Float.compare(HalfFloats.float16ToFloat(v[a]), HalfFloats.float16ToFloat(v[b]));
+                return (a, b) -> floats(HalfFloats.float16ToFloat(v[a]), HalfFloats.float16ToFloat(v[b]));
             }
             case BFLOAT16: {
                 short[] v = t.shorts();
-                return (a, b) -> Float.compare(HalfFloats.bfloat16ToFloat(v[a]), HalfFloats.bfloat16ToFloat(v[b]));
+                return (a, b) -> floats(HalfFloats.bfloat16ToFloat(v[a]), HalfFloats.bfloat16ToFloat(v[b]));
             }
             default:
                 // int8, uint8, int16, uint16: exact as long
                 return (a, b) -> Long.compare(t.getLong(a), t.getLong(b));
         }
+    }
+
+    private static int floats(float a, float b) {
+        return a == b ? 0 : Float.compare(a, b);
     }
 
     /**

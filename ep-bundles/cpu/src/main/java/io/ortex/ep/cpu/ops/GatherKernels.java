@@ -30,6 +30,7 @@ final class GatherKernels {
             System.arraycopy(s, 0, out, 0, axis);
             System.arraycopy(is, 0, out, axis, is.length);
             System.arraycopy(s, axis + 1, out, axis + is.length, s.length - axis - 1);
+            Tensor.checkedElementCount(out);
             int[] index = indices(idx, s[axis], "indices");
             return new Tensor[] {Tensor.of(data.type(), out, alongAxis(data, axis, index, ctx))};
         };

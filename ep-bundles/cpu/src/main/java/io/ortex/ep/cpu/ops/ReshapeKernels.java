@@ -94,7 +94,8 @@ final class ReshapeKernels {
     }
 
     /**
-     * Squeeze: removes the listed size-1 axes (attribute before opset 13, optional input from 13), or all of them.
+     * Squeeze: removes the listed size-1 axes (attribute before opset 13, optional input from 13), or all of them
+     * when none are listed (an empty list too, as ONNX Runtime does).
      *
      * @param node the node
      * @return the kernel
@@ -110,7 +111,7 @@ final class ReshapeKernels {
             }
             long[] s = in[0].shape();
             boolean[] drop = new boolean[s.length];
-            if (axes == null) {
+            if (axes == null || axes.length == 0) {
                 for (int i = 0; i < s.length; i++) {
                     drop[i] = s[i] == 1;
                 }

@@ -66,7 +66,7 @@ final class StridedCopy {
                 }
             }
             if (q >= 0 && dims[q] >= 4 && inner >= 4) {
-                tiled((float[]) src, base, dims, st, rank, q, (float[]) dst);
+                tiled((float[]) src, base, dims, st, rank, q, (float[]) dst, ctx);
                 return dst;
             }
         }
@@ -113,9 +113,10 @@ final class StridedCopy {
 
     /**
      * Copies a float view that transposes the source's contiguous axis {@code q} with the output's innermost axis,
-     * in square tiles so that both reads and writes stay in cache.
+     * in square tiles so that both reads and writes stay in cache. Bands of tiles run in parallel.
      */
-    private static void tiled(float[] src, int base, long[] dims, int[] st, int rank, int q, float[] dst) {
+    private static void tiled(float[] src, int base, long[] dims, int[] st, int rank, int q, float[] dst,
+            KernelContext ctx) {
         int last = rank - 1;
         int[] outStrides = new int[rank];
         int stride = 1;
@@ -127,7 +128,7 @@ final class StridedCopy {
         int b = (int) dims[last];
         int bStride = st[last];
         int aOut = outStrides[q];
-        // the remaining axes, iterated with a counter
+        // the remaining axes: each combination is one independent 2-D transpose
         int others = rank - 2;
         int[] oDims = new int[others];
         int[] oSrc = new int[others];
@@ -143,12 +144,22 @@ final class StridedCopy {
                 k++;
             }
         }
-        int[] counter = new int[others];
-        int sOff = base;
-        int dOff = 0;
-        for (int blk = 0; blk < blocks; blk++) {
-            for (int a0 = 0; a0 < a; a0 += TILE) {
+        int bands = (a + TILE - 1) / TILE;
+        int tasks = blocks * bands;
+        int minChunk = Math.max(1, MIN_CHUNK_ELEMENTS / (TILE * b));
+        KernelContext.RangeBody body = (from, to) -> {
+            for (int t = from; t < to; t++) {
+                int blk = t / bands;
+                int a0 = (t % bands) * TILE;
                 int a1 = Math.min(a, a0 + TILE);
+                int sOff = base;
+                int dOff = 0;
+                for (int axis = others - 1, rest = blk; axis >= 0; axis--) {
+                    int c = rest % oDims[axis];
+                    rest /= oDims[axis];
+                    sOff += c * oSrc[axis];
+                    dOff += c * oDst[axis];
+                }
                 for (int b0 = 0; b0 < b; b0 += TILE) {
                     int b1 = Math.min(b, b0 + TILE);
                     for (int i = a0; i < a1; i++) {
@@ -160,17 +171,11 @@ final class StridedCopy {
                     }
                 }
             }
-            for (int axis = others - 1; axis >= 0; axis--) {
-                counter[axis]++;
-                sOff += oSrc[axis];
-                dOff += oDst[axis];
-                if (counter[axis] < oDims[axis]) {
-                    break;
-                }
-                sOff -= oSrc[axis] * counter[axis];
-                dOff -= oDst[axis] * counter[axis];
-                counter[axis] = 0;
-            }
+        };
+        if (tasks <= minChunk) {
+            body.run(0, tasks);
+        } else {
+            ctx.parallelFor(tasks, minChunk, body);
         }
     }
 

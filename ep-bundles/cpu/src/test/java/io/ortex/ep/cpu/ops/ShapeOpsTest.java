@@ -396,4 +396,63 @@ class ShapeOpsTest {
                 .in("x", iota(3, 2)).in("l", longs(3, 1)).run();
         assertArrayEquals(new float[] {4, 1, 2, 3, 0, 5}, rs.floats());
     }
+
+    /** A context that cuts the range into minChunk pieces and runs them last first, as a thread pool might. */
+    static final io.ortex.api.spi.KernelContext CHUNKED = new io.ortex.api.spi.KernelContext() {
+        @Override
+        public int intraOpThreads() {
+            return 4;
+        }
+
+        @Override
+        public void parallelFor(int count, int minChunk, RangeBody body) {
+            int chunk = Math.max(1, minChunk);
+            for (int from = (count - 1) / chunk * chunk; from >= 0; from -= chunk) {
+                body.run(from, Math.min(count, from + chunk));
+            }
+        }
+    };
+
+    @Test
+    void parallelTransposesMatchIndexArithmetic() {
+        int b = 3;
+        int m = 300;
+        int n = 170;
+        Tensor x = iota(b, m, n);
+        Tensor t = StridedCopy.transpose(x, new int[] {0, 2, 1}, CHUNKED);
+        float[] tv = t.floats();
+        for (int i = 0; i < b; i++) {
+            for (int r = 0; r < m; r++) {
+                for (int c = 0; c < n; c++) {
+                    assertEquals((i * m + r) * n + c, tv[(i * n + c) * m + r]);
+                }
+            }
+        }
+        long[] lv = new long[b * m * n];
+        for (int i = 0; i < lv.length; i++) {
+            lv[i] = i;
+        }
+        Tensor l = StridedCopy.transpose(Tensor.ofLongs(lv, b, m, n), new int[] {2, 0, 1}, CHUNKED);
+        long[] out = l.longs();
+        for (int i = 0; i < b; i++) {
+            for (int r = 0; r < m; r++) {
+                for (int c = 0; c < n; c++) {
+                    assertEquals((i * m + r) * n + c, out[(c * b + i) * m + r]);
+                }
+            }
+        }
+    }
+
+    @Test
+    void reversedSliceOfStringsAndBytes() {
+        Tensor x = Tensor.ofStrings(new String[] {"a", "b", "c", "d"}, 4);
+        Tensor y = SliceKernels.slice(x, new long[] {-1}, new long[] {Long.MIN_VALUE}, null, new long[] {-1},
+                CHUNKED);
+        assertArrayEquals(new String[] {"d", "c", "b", "a"}, y.strings());
+        Tensor bytes = Tensor.of(ElementType.UINT8, s(2, 3), new byte[] {1, 2, 3, 4, 5, 6});
+        Tensor z = SliceKernels.slice(bytes, new long[] {0, 2}, new long[] {2, 0}, new long[] {0, 1},
+                new long[] {1, -2}, CHUNKED);
+        assertArrayEquals(s(2, 1), z.shape());
+        assertArrayEquals(new byte[] {3, 6}, z.bytes());
+    }
 }

@@ -91,8 +91,8 @@ final class CastKernels {
         }
         if (to.isFloatingPoint()) {
             if (from == ElementType.FLOAT || from == ElementType.FLOAT16 || from == ElementType.BFLOAT16) {
-                float[] f = Values.toFloats(x);
-                return Values.fromFloats(to, shape, from == ElementType.FLOAT ? f.clone() : f);
+                // to differs from from, so a float32 input's own array is only read, never kept
+                return Values.fromFloats(to, shape, Values.toFloats(x));
             }
             if (from == ElementType.DOUBLE && to != ElementType.DOUBLE) {
                 return Values.fromDoubles(to, shape, x.doubles());

@@ -9,6 +9,19 @@ final class MathFunctions {
     private static final double SQRT_HALF = 0.7071067811865476;
     private static final double SQRT_TWO_OVER_PI = 0.7978845608028654;
 
+    /** Coefficients of erf(x) / x as a series in x^2: 2/sqrt(pi) (-1)^n / (n! (2n+1)); 10 terms suffice below 0.5. */
+    private static final double[] ERF_SERIES = new double[10];
+
+    static {
+        double factorial = 1;
+        for (int n = 0; n < ERF_SERIES.length; n++) {
+            if (n > 0) {
+                factorial *= n;
+            }
+            ERF_SERIES[n] = TWO_OVER_SQRT_PI * ((n & 1) == 0 ? 1 : -1) / (factorial * (2 * n + 1));
+        }
+    }
+
     private MathFunctions() {
     }
 
@@ -21,15 +34,13 @@ final class MathFunctions {
     static double erf(double x) {
         double ax = Math.abs(x);
         if (ax < 0.5) {
-            // Maclaurin series: 2/sqrt(pi) * sum (-1)^n x^(2n+1) / (n! (2n+1)); 12 terms reach double rounding
+            // Maclaurin series in x^2, evaluated by Horner's rule
             double x2 = x * x;
-            double term = x;
-            double sum = x;
-            for (int n = 1; n < 12; n++) {
-                term *= -x2 / n;
-                sum += term / (2 * n + 1);
+            double p = ERF_SERIES[ERF_SERIES.length - 1];
+            for (int k = ERF_SERIES.length - 2; k >= 0; k--) {
+                p = p * x2 + ERF_SERIES[k];
             }
-            return TWO_OVER_SQRT_PI * sum;
+            return x * p;
         }
         if (Double.isNaN(x)) {
             return x;
@@ -47,24 +58,29 @@ final class MathFunctions {
         return t * Math.exp(poly);
     }
 
+    /** Inverse hyperbolic sine, exact in sign and stable for large |x|. */
     static double asinh(double x) {
         double a = Math.abs(x);
         double r = a > 1e8 ? Math.log(a) + Math.log(2) : Math.log1p(a + a * a / (1 + Math.sqrt(1 + a * a)));
         return x < 0 ? -r : r;
     }
 
+    /** Inverse hyperbolic cosine (NaN below 1). */
     static double acosh(double x) {
         return x > 1e8 ? Math.log(x) + Math.log(2) : Math.log(x + Math.sqrt(x * x - 1));
     }
 
+    /** Inverse hyperbolic tangent, accurate near 0. */
     static double atanh(double x) {
         return 0.5 * Math.log1p(2 * x / (1 - x));
     }
 
+    /** ln(1 + e^x) without overflow for large x. */
     static double softplus(double x) {
         return x > 0 ? x + Math.log1p(Math.exp(-x)) : Math.log1p(Math.exp(x));
     }
 
+    /** The logistic function, without overflow for large |x|. */
     static double sigmoid(double x) {
         if (x >= 0) {
             return 1 / (1 + Math.exp(-x));
@@ -73,10 +89,12 @@ final class MathFunctions {
         return e / (1 + e);
     }
 
+    /** Gelu with the exact normal CDF: x (1 + erf(x / sqrt 2)) / 2. */
     static double gelu(double x) {
         return 0.5 * x * (1 + erf(x * SQRT_HALF));
     }
 
+    /** Gelu with the tanh approximation. */
     static double geluTanh(double x) {
         return 0.5 * x * (1 + Math.tanh(SQRT_TWO_OVER_PI * (x + 0.044715 * x * x * x)));
     }

@@ -1,5 +1,7 @@
 package io.ortex.ep.cpu.ops;
 
+import io.ortex.api.NotImplementedException;
+import io.ortex.api.Tensor;
 import io.ortex.api.spi.KernelContext;
 
 /**
@@ -24,7 +26,7 @@ final class FloatBinary {
      */
     static float[] apply(BinaryOp op, float[] a, long[] shapeA, float[] b, long[] shapeB, long[] shape,
             KernelContext ctx) {
-        float[] out = new float[io.ortex.api.Tensor.checkedElementCount(shape)];
+        float[] out = new float[Tensor.checkedElementCount(shape)];
         if (op == BinaryOp.POW && b.length == 1 && (b[0] == 2f || b[0] == 0.5f || b[0] == 1f)) {
             powScalar(a, b[0], out, ctx);
             return out;
@@ -120,7 +122,13 @@ final class FloatBinary {
         }
     }
 
-    static io.ortex.api.NotImplementedException unsupported(BinaryOp op) {
-        return new io.ortex.api.NotImplementedException(op + " is not defined for floating-point inputs");
+    /**
+     * Makes the error for a function that has no floating-point form.
+     *
+     * @param op the function
+     * @return the exception to throw
+     */
+    static NotImplementedException unsupported(BinaryOp op) {
+        return new NotImplementedException(op + " is not defined for floating-point inputs");
     }
 }

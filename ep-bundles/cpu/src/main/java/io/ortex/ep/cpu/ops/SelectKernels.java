@@ -6,6 +6,7 @@ import io.ortex.api.NotImplementedException;
 import io.ortex.api.Tensor;
 import io.ortex.api.spi.NodeView;
 import io.ortex.ep.cpu.CpuKernel;
+import java.util.Arrays;
 
 /**
  * Ops that pick or pass elements rather than compute them: Where (three-way broadcast, any element type),
@@ -138,11 +139,11 @@ final class SelectKernels {
             Tensor mask;
             if (opset >= 10) {
                 boolean[] m = new boolean[x.size()];
-                java.util.Arrays.fill(m, true);
+                Arrays.fill(m, true);
                 mask = Tensor.ofBooleans(m, x.shape());
             } else {
                 double[] ones = new double[x.size()];
-                java.util.Arrays.fill(ones, 1);
+                Arrays.fill(ones, 1);
                 mask = Values.fromDoubles(x.type(), x.shape(), ones);
             }
             return new Tensor[] {x, mask};

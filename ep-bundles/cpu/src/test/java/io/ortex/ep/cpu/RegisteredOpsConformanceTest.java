@@ -19,7 +19,9 @@ import org.junit.jupiter.api.Test;
  * Runs every shared ONNX backend node test whose ops all have a CPU kernel, straight through the kernels, and
  * requires nearly all of them to pass: registering an op whose kernel is mostly wrong fails the build. The full
  * per-case result goes to {@code target/conformance-cpu-kernels.txt}. {@code -Dortex.conformance.filter=REGEX}
- * narrows the cases while working on a kernel.
+ * narrows the cases while working on a kernel. Cases whose inputs or outputs have an element type that tensors do
+ * not support yet (8-bit floats, sub-byte integers) cannot even be loaded, so they are left to the runtime-level
+ * conformance test, which counts them as failures.
  */
 class RegisteredOpsConformanceTest {
     static final double RTOL = 1e-3;
@@ -34,10 +36,12 @@ class RegisteredOpsConformanceTest {
         List<String> report = new ArrayList<>();
         int passed = 0;
         int failed = 0;
-        for (String line : Files.readAllLines(root.resolve("INDEX.tsv")).subList(1, Files.readAllLines(root.resolve("INDEX.tsv")).size())) {
+        List<String> index = Files.readAllLines(root.resolve("INDEX.tsv"));
+        for (String line : index.subList(1, index.size())) {
             String[] cols = line.split("\t");
             String name = cols[0];
-            if (!filter.matcher(name).matches() || !ops.containsAll(List.of(cols[1].split(",")))) {
+            if (!filter.matcher(name).matches() || !ops.containsAll(List.of(cols[1].split(",")))
+                    || !typesSupported(cols[3]) || !typesSupported(cols[4])) {
                 continue;
             }
             String outcome;
@@ -61,6 +65,15 @@ class RegisteredOpsConformanceTest {
         int total = passed + failed;
         assertTrue(total == 0 || passed >= 0.95 * total,
                 passed + " of " + total + " cases of registered ops pass; see target/conformance-cpu-kernels.txt");
+    }
+
+    private static boolean typesSupported(String dtypes) {
+        for (String t : dtypes.split(",")) {
+            if (!t.equals("-") && !ElementType.fromName(t.equals("float") ? "float32" : t).isSupported()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static String check(Path dir) throws IOException {

@@ -13,5 +13,8 @@ public final class ReduceOps {
      * @param r the registry
      */
     public static void register(OpRegistry r) {
+        for (ReduceKind kind : ReduceKind.values()) {
+            r.register(kind.opName, ReduceKernels.factory(kind));
+        }
     }
 }

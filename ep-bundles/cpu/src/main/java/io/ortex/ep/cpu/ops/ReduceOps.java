@@ -16,5 +16,10 @@ public final class ReduceOps {
         for (ReduceKind kind : ReduceKind.values()) {
             r.register(kind.opName, ReduceKernels.factory(kind));
         }
+        r.register("ArgMax", ArgReduce.factory(true));
+        r.register("ArgMin", ArgReduce.factory(false));
+        r.register("Softmax", SoftmaxKernels.factory(SoftmaxKernels.Kind.SOFTMAX));
+        r.register("LogSoftmax", SoftmaxKernels.factory(SoftmaxKernels.Kind.LOG_SOFTMAX));
+        r.register("Hardmax", SoftmaxKernels.factory(SoftmaxKernels.Kind.HARDMAX));
     }
 }

@@ -130,9 +130,10 @@ final class SoftmaxKernels {
             for (int i = off; i < end; i++) {
                 sum += Math.exp(x[i] - m);
             }
-            float shift = (float) (m + Math.log(sum));
+            // subtract the max first: m + log(sum) rounded to float would lose the small part
+            float logSum = (float) Math.log(sum);
             for (int i = off; i < end; i++) {
-                out[i] = x[i] - shift;
+                out[i] = (x[i] - m) - logSum;
             }
         }
     }
@@ -162,9 +163,9 @@ final class SoftmaxKernels {
                 x[i] = Math.exp(x[i] - m) / sum;
             }
         } else {
-            double shift = m + Math.log(sum);
+            double logSum = Math.log(sum);
             for (int i = 0; i < n; i++) {
-                x[i] = x[i] - shift;
+                x[i] = (x[i] - m) - logSum;
             }
         }
     }

@@ -2,7 +2,10 @@ package io.ortex.ep.cpu.ops;
 
 import io.ortex.ep.cpu.OpRegistry;
 
-/** Reductions and ops that normalize along an axis (ReduceMean, ArgMax, Softmax, ...). */
+/**
+ * Reductions and ops that normalize along an axis (ReduceMean, ArgMax, Softmax, ...), and the attention ops built
+ * on softmax (Attention, RotaryEmbedding).
+ */
 public final class ReduceOps {
     private ReduceOps() {
     }
@@ -21,5 +24,7 @@ public final class ReduceOps {
         r.register("Softmax", SoftmaxKernels.factory(SoftmaxKernels.Kind.SOFTMAX));
         r.register("LogSoftmax", SoftmaxKernels.factory(SoftmaxKernels.Kind.LOG_SOFTMAX));
         r.register("Hardmax", SoftmaxKernels.factory(SoftmaxKernels.Kind.HARDMAX));
+        r.register("", "Attention", 23, AttentionKernel.factory());
+        r.register("", "RotaryEmbedding", 23, RotaryEmbedding.factory());
     }
 }

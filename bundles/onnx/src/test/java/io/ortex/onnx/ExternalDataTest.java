@@ -113,7 +113,8 @@ class ExternalDataTest {
                 () -> ExternalData.locate(external("w", "w.bin", -1, 4, 1).toBuilder()
                         .addExternalData(TestModels.entry("offset", "-1")).build(), folder, MODEL), "offset -1");
         fails(InvalidModelException.class,
-                () -> ExternalData.locate(external("w", "w.bin", 0, -4, 1), folder, MODEL), "length -4");
+                () -> ExternalData.locate(external("w", "w.bin", 0, -1, 1).toBuilder()
+                        .addExternalData(TestModels.entry("length", "-4")).build(), folder, MODEL), "length -4");
         fails(InvalidModelException.class, () -> ExternalData.locate(external("w", "w.bin", 0, Long.MAX_VALUE, 1),
                 folder, MODEL), "length " + Long.MAX_VALUE);
     }

@@ -288,7 +288,8 @@ public final class Tensor {
             case BFLOAT16: return HalfFloats.bfloat16ToFloat(((short[]) data)[index]);
             case UINT64: {
                 long v = ((long[]) data)[index];
-                return v >= 0 ? v : (double) (v >>> 1) * 2.0 + (v & 1);
+                // halve with the low bit kept as a sticky bit, so that the one rounding to double is correct
+                return v >= 0 ? v : (double) ((v >>> 1) | (v & 1)) * 2.0;
             }
             case BOOL: return ((boolean[]) data)[index] ? 1 : 0;
             case STRING: throw new InvalidArgumentException("a string tensor has no numeric elements");

@@ -7,6 +7,7 @@ import io.ortex.api.spi.ExternalDataInfo;
 import io.ortex.onnx.proto.Onnx.StringStringEntryProto;
 import io.ortex.onnx.proto.Onnx.TensorProto;
 import java.io.IOException;
+import java.lang.reflect.Array;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -22,8 +23,10 @@ import java.nio.file.StandardOpenOption;
  * are not copied onto the heap until a tensor is decoded.
  */
 public final class ExternalData {
-    /** Files smaller than this are read rather than mapped. */
-    static final long MAP_THRESHOLD = 1 << 16;
+    /** Ranges shorter than this are read onto the heap rather than mapped. */
+    public static final long MAP_THRESHOLD = 1 << 16;
+    /** The longest range mapped or read as one buffer; longer tensors are decoded in pieces of this size. */
+    public static final long MAX_MAPPING = 1L << 30;
 
     private ExternalData() {
     }
@@ -50,11 +53,15 @@ public final class ExternalData {
         String location = null;
         long offset = 0;
         long length = -1;
+        boolean lengthGiven = false;
         for (StringStringEntryProto e : proto.getExternalDataList()) {
             switch (e.getKey()) {
                 case "location": location = e.getValue(); break;
                 case "offset": offset = parseLong(proto, model, "offset", e.getValue()); break;
-                case "length": length = parseLong(proto, model, "length", e.getValue()); break;
+                case "length":
+                    length = parseLong(proto, model, "length", e.getValue());
+                    lengthGiven = true;
+                    break;
                 default: break;
             }
         }
@@ -68,6 +75,10 @@ public final class ExternalData {
                     + "model_external_initializers_file_folder_path");
         }
         Path file = resolveInside(folder, location, model + ": " + tensor);
+        if (Files.exists(file) && !Files.isRegularFile(file)) {
+            throw new InvalidModelException(model + ": " + tensor + " external data location '" + location
+                    + "' is not a regular file");
+        }
         long size;
         try {
             size = Files.size(file);
@@ -78,10 +89,10 @@ public final class ExternalData {
             throw new InvalidModelException(model + ": " + tensor + " external data file '" + location
                     + "' cannot be read: " + e.getMessage());
         }
-        if (length < 0) {
+        if (!lengthGiven) {
             length = size - offset;
         }
-        if (offset < 0 || offset > size || length > size - offset) {
+        if (offset < 0 || length < 0 || offset > size || length > size - offset) {
             throw new InvalidModelException(model + ": " + tensor + " external data (offset " + offset
                     + ", length " + length + ") lies outside '" + location + "' (" + size + " bytes)");
         }
@@ -136,30 +147,74 @@ public final class ExternalData {
      * @return the tensor
      */
     public static Tensor read(TensorProto proto, ExternalDataInfo info) {
+        return read(proto, info, MAX_MAPPING);
+    }
+
+    /** Reads a tensor, mapping at most {@code chunkBytes} (a multiple of 8) at a time. */
+    static Tensor read(TensorProto proto, ExternalDataInfo info, long chunkBytes) {
+        String name = proto.getName();
         ElementType type = TensorCodec.elementType(proto);
+        TensorCodec.requireNumeric(name, type, "an external file");
         long[] shape = TensorCodec.shape(proto);
         int count = TensorCodec.elementCount(proto, shape);
+        long expected = (long) count * type.byteSize();
+        if (info.length() != expected) {
+            throw new InvalidModelException("initializer '" + name + "' of type " + type + " and shape "
+                    + Tensor.shapeString(shape) + " needs " + expected + " bytes, its external data has "
+                    + info.length());
+        }
+        if (expected <= chunkBytes) {
+            return TensorCodec.fromBytes(name, type, shape, count, bytes(info, "initializer '" + name + "'"));
+        }
+        Object data = Array.newInstance(type.storage().getComponentType(), count);
+        for (long done = 0; done < expected; done += chunkBytes) {
+            long n = Math.min(chunkBytes, expected - done);
+            ExternalDataInfo part = new ExternalDataInfo(info.file(), info.offset() + done, n);
+            TensorCodec.decodeInto(type, bytes(part, "initializer '" + name + "'"), data,
+                    (int) (done / type.byteSize()));
+        }
+        return Tensor.of(type, shape, data);
+    }
+
+    /**
+     * Gives read-only access to external bytes without decoding them. Ranges of at least
+     * {@link #MAP_THRESHOLD} bytes are memory-mapped (a {@link java.nio.MappedByteBuffer}; nothing is copied onto the
+     * heap, and the mapping stays valid after the call); smaller ones are read into a heap buffer. EPs that upload
+     * weights to their own memory can use this instead of decoding a {@link Tensor}.
+     *
+     * @param info the range, from {@link #locate}; at most {@link #MAX_MAPPING} bytes
+     * @param what what the bytes are, for messages, such as {@code initializer 'w'}
+     * @return a read-only buffer positioned at the first byte, its remaining count {@code info.length()}
+     * @throws InvalidModelException when the file cannot be read or ends early
+     * @throws io.ortex.api.InvalidArgumentException when the range is longer than {@link #MAX_MAPPING}
+     */
+    public static ByteBuffer bytes(ExternalDataInfo info, String what) {
+        if (info.length() > MAX_MAPPING || info.length() < 0 || info.offset() < 0) {
+            throw new io.ortex.api.InvalidArgumentException(what + ": external range of " + info.length()
+                    + " bytes at offset " + info.offset() + " cannot be viewed as one buffer (at most "
+                    + MAX_MAPPING + " bytes)");
+        }
         try (FileChannel ch = FileChannel.open(info.file(), StandardOpenOption.READ)) {
-            ByteBuffer bytes;
-            if (info.length() >= MAP_THRESHOLD) {
-                bytes = ch.map(FileChannel.MapMode.READ_ONLY, info.offset(), info.length());
-            } else {
-                bytes = ByteBuffer.allocate((int) info.length());
-                long pos = info.offset();
-                while (bytes.hasRemaining()) {
-                    int n = ch.read(bytes, pos);
-                    if (n < 0) {
-                        throw new InvalidModelException("initializer '" + proto.getName() + "': external file "
-                                + info.file() + " ended early");
-                    }
-                    pos += n;
-                }
-                bytes.flip();
+            if (info.offset() + info.length() > ch.size()) {
+                throw new InvalidModelException(what + ": external file " + info.file() + " has " + ch.size()
+                        + " bytes, fewer than offset " + info.offset() + " + length " + info.length());
             }
-            return TensorCodec.fromBytes(proto.getName(), type, shape, count, bytes);
+            if (info.length() >= MAP_THRESHOLD) {
+                return ch.map(FileChannel.MapMode.READ_ONLY, info.offset(), info.length());
+            }
+            ByteBuffer bytes = ByteBuffer.allocate((int) info.length());
+            long pos = info.offset();
+            while (bytes.hasRemaining()) {
+                int n = ch.read(bytes, pos);
+                if (n < 0) {
+                    throw new InvalidModelException(what + ": external file " + info.file() + " ended early");
+                }
+                pos += n;
+            }
+            return bytes.flip().asReadOnlyBuffer();
         } catch (IOException e) {
-            throw new InvalidModelException("initializer '" + proto.getName() + "': cannot read external file "
-                    + info.file() + ": " + e.getMessage());
+            throw new InvalidModelException(what + ": cannot read external file " + info.file() + ": "
+                    + e.getMessage());
         }
     }
 

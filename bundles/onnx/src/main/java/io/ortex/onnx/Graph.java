@@ -3,7 +3,6 @@ package io.ortex.onnx;
 import io.ortex.api.ElementType;
 import io.ortex.api.InvalidModelException;
 import io.ortex.api.TensorInfo;
-import io.ortex.api.spi.Attribute;
 import io.ortex.api.spi.GraphView;
 import io.ortex.api.spi.NodeView;
 import io.ortex.api.spi.ValueView;
@@ -14,7 +13,6 @@ import io.ortex.onnx.proto.Onnx.TensorProto;
 import io.ortex.onnx.proto.Onnx.TensorShapeProto;
 import io.ortex.onnx.proto.Onnx.TypeProto;
 import io.ortex.onnx.proto.Onnx.ValueInfoProto;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -52,6 +50,16 @@ public final class Graph implements GraphView {
         this.parentNode = parentNode;
     }
 
+    /**
+     * Builds and validates a graph.
+     *
+     * @param model the model that holds it
+     * @param proto the graph message
+     * @param outer the enclosing graph, or {@code null} for the main graph
+     * @param parentNode the node whose attribute holds this graph, or {@code null}
+     * @param depth the nesting depth, 0 for the main graph
+     * @return the graph
+     */
     static Graph build(OnnxModel model, GraphProto proto, Graph outer, Node parentNode, int depth) {
         if (depth > MAX_NESTING) {
             throw new InvalidModelException(model.describe() + ": subgraphs nested more than " + MAX_NESTING
@@ -66,7 +74,7 @@ public final class Graph implements GraphView {
     private void buildValues() {
         for (ValueInfoProto vi : proto.getInputList()) {
             Value v = local(vi.getName(), "graph input");
-            v.setTypeInfo(tensorInfo(vi));
+            v.setTypeInfo(typeInfo(vi));
             v.markGraphInput();
             inputs.add(v);
         }
@@ -122,7 +130,7 @@ public final class Graph implements GraphView {
         for (ValueInfoProto vi : proto.getValueInfoList()) {
             Value v = values.get(vi.getName());
             if (v != null) {
-                v.setTypeInfo(tensorInfo(vi));
+                v.setTypeInfo(typeInfo(vi));
             }
         }
         for (Node node : declared) {
@@ -136,7 +144,7 @@ public final class Graph implements GraphView {
                 node.mutableInputs().add(v);
             }
             for (AttributeProto ap : node.proto().getAttributeList()) {
-                node.putAttribute(decodeAttribute(node, ap, depth));
+                node.putAttribute(AttributeDecoder.decode(this, node, ap, depth));
             }
         }
         for (ValueInfoProto vi : proto.getOutputList()) {
@@ -148,7 +156,7 @@ public final class Graph implements GraphView {
                             + "' is not produced by any node, graph input or initializer");
                 }
             }
-            v.setTypeInfo(tensorInfo(vi));
+            v.setTypeInfo(typeInfo(vi));
             v.markGraphOutput();
             outputs.add(v);
         }
@@ -185,6 +193,7 @@ public final class Graph implements GraphView {
             return null;
         }
         parentNode.addImplicitInput(found);
+        found.addConsumer(parentNode);
         Value proxy = new Value(name, this, found);
         values.put(name, proxy);
         return proxy;
@@ -245,58 +254,6 @@ public final class Graph implements GraphView {
         return deps;
     }
 
-    private Attribute decodeAttribute(Node node, AttributeProto ap, int depth) {
-        String name = ap.getName();
-        if (name.isEmpty()) {
-            throw new InvalidModelException(where() + node + " has an attribute without a name");
-        }
-        if (!ap.getRefAttrName().isEmpty()) {
-            throw new InvalidModelException(where() + node + " attribute '" + name
-                    + "' refers to a function attribute outside a function");
-        }
-        try {
-            switch (ap.getType()) {
-                case FLOAT: return Attribute.ofFloat(name, ap.getF());
-                case INT: return Attribute.ofInt(name, ap.getI());
-                case STRING: return Attribute.ofString(name, ap.getS().toString(StandardCharsets.UTF_8));
-                case TENSOR: return Attribute.ofTensor(name, model.decode(ap.getT()));
-                case GRAPH: return Attribute.ofGraph(name, build(model, ap.getG(), this, node, depth + 1));
-                case FLOATS: {
-                    float[] f = new float[ap.getFloatsCount()];
-                    for (int i = 0; i < f.length; i++) {
-                        f[i] = ap.getFloats(i);
-                    }
-                    return Attribute.ofFloats(name, f);
-                }
-                case INTS: {
-                    long[] v = new long[ap.getIntsCount()];
-                    for (int i = 0; i < v.length; i++) {
-                        v[i] = ap.getInts(i);
-                    }
-                    return Attribute.ofInts(name, v);
-                }
-                case STRINGS: return Attribute.ofStrings(name, ap.getStringsList().stream()
-                        .map(s -> s.toString(StandardCharsets.UTF_8)).collect(Collectors.toList()));
-                case TENSORS: return Attribute.ofTensors(name, ap.getTensorsList().stream()
-                        .map(model::decode).collect(Collectors.toList()));
-                case GRAPHS: {
-                    List<GraphView> graphs = new ArrayList<>();
-                    for (GraphProto gp : ap.getGraphsList()) {
-                        graphs.add(build(model, gp, this, node, depth + 1));
-                    }
-                    return Attribute.ofGraphs(name, graphs);
-                }
-                default:
-                    throw new io.ortex.api.NotImplementedException(where() + node + " attribute '" + name
-                            + "' has type " + ap.getType() + ", which Ortex does not support");
-            }
-        } catch (InvalidModelException | io.ortex.api.NotImplementedException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            throw new InvalidModelException(where() + node + " attribute '" + name + "': " + e.getMessage());
-        }
-    }
-
     private Value local(String name, String what) {
         if (name.isEmpty()) {
             throw new InvalidModelException(where() + "has a " + what + " without a name");
@@ -309,11 +266,32 @@ public final class Graph implements GraphView {
         return v;
     }
 
-    private String where() {
+    /**
+     * Starts a message about this graph: the model, the parent node of a subgraph, the graph's name.
+     *
+     * @return the prefix, ending in {@code ": "}
+     */
+    String where() {
         String graphName = proto.getName().isEmpty() ? "" : " graph '" + proto.getName() + "'";
         return model.describe() + (parentNode == null ? "" : " (subgraph of " + parentNode + ")") + graphName + ": ";
     }
 
+    private TensorInfo typeInfo(ValueInfoProto vi) {
+        try {
+            return tensorInfo(vi);
+        } catch (InvalidModelException e) {
+            throw new InvalidModelException(e.code(), where() + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Reads the tensor type of a value declaration.
+     *
+     * @param vi the declaration
+     * @return the type and shape, a {@link TensorInfo} without element type for non-tensor types, or {@code null}
+     *     when no type is declared
+     * @throws InvalidModelException when the element type number is unknown, naming the value
+     */
     static TensorInfo tensorInfo(ValueInfoProto vi) {
         if (!vi.hasType() || !vi.getType().hasTensorType()) {
             return vi.hasType() && vi.getType().getValueCase() != TypeProto.ValueCase.VALUE_NOT_SET

@@ -1,6 +1,8 @@
 package io.ortex.onnx;
 
+import io.ortex.api.ElementType;
 import io.ortex.api.InvalidModelException;
+import io.ortex.api.NotImplementedException;
 import io.ortex.api.Tensor;
 import io.ortex.api.spi.ExternalDataInfo;
 import io.ortex.onnx.proto.Onnx.ModelProto;
@@ -136,44 +138,46 @@ public final class OnnxModel {
                 ? Optional.of(ExternalData.locate(t, externalFolder, description)) : Optional.empty();
     }
 
-    /** Checks an initializer's data against its type and shape without decoding it. */
+    /**
+     * Checks an initializer's data against its type and shape without decoding it: the byte count of
+     * {@code raw_data} or of the external range, or the element count of the typed field ONNX assigns to the type.
+     * Shapes too large to allocate are refused here, before anything is allocated.
+     */
     void checkInitializer(TensorProto t) {
         String what = description + ": initializer '" + t.getName() + "'";
         try {
-            io.ortex.api.ElementType type = TensorCodec.elementType(t);
+            ElementType type = TensorCodec.elementType(t);
             long[] shape = TensorCodec.shape(t);
             int count = TensorCodec.elementCount(t, shape);
             long bytes = (long) count * type.byteSize();
+            String fits = " of type " + type + " and shape " + Tensor.shapeString(shape) + " needs ";
             if (ExternalData.isExternal(t)) {
+                TensorCodec.requireNumeric(t.getName(), type, "an external file");
                 ExternalDataInfo info = ExternalData.locate(t, externalFolder, description);
-                if (type != io.ortex.api.ElementType.STRING && info.length() != bytes) {
-                    throw new InvalidModelException(what + " of type " + type + " and shape "
-                            + Tensor.shapeString(shape) + " needs " + bytes + " bytes, its external data has "
+                if (info.length() != bytes) {
+                    throw new InvalidModelException(what + fits + bytes + " bytes, its external data has "
                             + info.length());
                 }
             } else if (t.hasRawData()) {
+                TensorCodec.requireNumeric(t.getName(), type, "raw_data");
                 if (t.getRawData().size() != bytes) {
-                    throw new InvalidModelException(what + " of type " + type + " and shape "
-                            + Tensor.shapeString(shape) + " needs " + bytes + " bytes of raw_data, found "
+                    throw new InvalidModelException(what + fits + bytes + " bytes of raw_data, found "
                             + t.getRawData().size());
                 }
             } else {
-                int found = typedCount(t);
+                int found = TensorCodec.typedFieldCount(t, type);
                 if (found != count) {
-                    throw new InvalidModelException(what + " of type " + type + " and shape "
-                            + Tensor.shapeString(shape) + " needs " + count + " elements, found " + found);
+                    throw new InvalidModelException(what + fits + count + " elements in "
+                            + TensorCodec.typedField(type) + ", found " + found);
                 }
             }
         } catch (InvalidModelException e) {
             if (e.getMessage().startsWith(description)) {
                 throw e;
             }
-            throw new InvalidModelException(description + ": " + e.getMessage());
+            throw new InvalidModelException(e.code(), description + ": " + e.getMessage(), e);
+        } catch (NotImplementedException e) {
+            throw new NotImplementedException(e.code(), description + ": " + e.getMessage(), e);
         }
-    }
-
-    private static int typedCount(TensorProto t) {
-        return t.getFloatDataCount() + t.getDoubleDataCount() + t.getInt32DataCount() + t.getInt64DataCount()
-                + t.getUint64DataCount() + t.getStringDataCount();
     }
 }

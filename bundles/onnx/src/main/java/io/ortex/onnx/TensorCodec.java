@@ -6,6 +6,7 @@ import io.ortex.api.InvalidModelException;
 import io.ortex.api.NotImplementedException;
 import io.ortex.api.Tensor;
 import io.ortex.onnx.proto.Onnx.TensorProto;
+import java.lang.reflect.Array;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -54,73 +55,108 @@ public final class TensorCodec {
      * @return the tensor
      */
     public static Tensor fromBytes(String name, ElementType type, long[] shape, int count, ByteBuffer bytes) {
-        if (type == ElementType.STRING) {
-            throw new InvalidModelException("string tensor '" + name + "' cannot use raw_data");
-        }
+        requireNumeric(name, type, "raw_data");
         long expected = (long) count * type.byteSize();
         if (bytes.remaining() != expected) {
             throw new InvalidModelException("tensor '" + name + "' of type " + type + " and shape "
                     + Tensor.shapeString(shape) + " needs " + expected + " bytes of data, found " + bytes.remaining());
         }
-        ByteBuffer le = bytes.slice().order(ByteOrder.LITTLE_ENDIAN);
-        Object data;
-        switch (type.storage().getSimpleName()) {
-            case "float[]": {
-                float[] a = new float[count];
-                le.asFloatBuffer().get(a);
-                data = a;
-                break;
-            }
-            case "double[]": {
-                double[] a = new double[count];
-                le.asDoubleBuffer().get(a);
-                data = a;
-                break;
-            }
-            case "long[]": {
-                long[] a = new long[count];
-                le.asLongBuffer().get(a);
-                data = a;
-                break;
-            }
-            case "int[]": {
-                int[] a = new int[count];
-                le.asIntBuffer().get(a);
-                data = a;
-                break;
-            }
-            case "short[]": {
-                short[] a = new short[count];
-                le.asShortBuffer().get(a);
-                data = a;
-                break;
-            }
-            case "byte[]": {
-                byte[] a = new byte[count];
-                le.get(a);
-                data = a;
-                break;
-            }
-            case "boolean[]": {
-                boolean[] a = new boolean[count];
-                for (int i = 0; i < count; i++) {
-                    a[i] = le.get(i) != 0;
-                }
-                data = a;
-                break;
-            }
-            default:
-                throw new NotImplementedException("tensor '" + name + "' has unsupported element type " + type);
-        }
+        Object data = Array.newInstance(type.storage().getComponentType(), count);
+        decodeInto(type, bytes, data, 0);
         return Tensor.of(type, shape, data);
+    }
+
+    /**
+     * Decodes little-endian elements into part of an array, so that data larger than one buffer can be decoded in
+     * pieces.
+     *
+     * @param type the element type, numeric and supported
+     * @param bytes the bytes, positioned at the first element; every remaining byte is decoded
+     * @param array an array of class {@code type.storage()}
+     * @param start the index in {@code array} of the first decoded element
+     */
+    static void decodeInto(ElementType type, ByteBuffer bytes, Object array, int start) {
+        ByteBuffer le = bytes.slice().order(ByteOrder.LITTLE_ENDIAN);
+        int n = le.remaining() / type.byteSize();
+        if (array instanceof float[] a) {
+            le.asFloatBuffer().get(a, start, n);
+        } else if (array instanceof double[] a) {
+            le.asDoubleBuffer().get(a, start, n);
+        } else if (array instanceof long[] a) {
+            le.asLongBuffer().get(a, start, n);
+        } else if (array instanceof int[] a) {
+            le.asIntBuffer().get(a, start, n);
+        } else if (array instanceof short[] a) {
+            le.asShortBuffer().get(a, start, n);
+        } else if (array instanceof byte[] a) {
+            le.get(a, start, n);
+        } else if (array instanceof boolean[] a) {
+            for (int i = 0; i < n; i++) {
+                a[start + i] = le.get(i) != 0;
+            }
+        } else {
+            throw new NotImplementedException("cannot decode " + type + " elements from bytes");
+        }
+    }
+
+    /**
+     * Refuses element types that cannot be read from bytes: strings and the types Ortex does not support.
+     *
+     * @param name the tensor's name, for messages
+     * @param type the element type
+     * @param where where the bytes are ({@code raw_data}, an external file), for messages
+     */
+    static void requireNumeric(String name, ElementType type, String where) {
+        if (!type.isSupported()) {
+            throw new NotImplementedException("tensor '" + name + "' has element type " + type
+                    + ", which Ortex does not support yet");
+        }
+        if (type == ElementType.STRING) {
+            throw new InvalidModelException("string tensor '" + name + "' cannot keep its data in " + where);
+        }
+    }
+
+    /**
+     * Names the typed field that holds elements of a type when they are not in {@code raw_data}, as ONNX specifies.
+     *
+     * @param type a supported element type
+     * @return the field name, such as {@code int32_data}
+     */
+    static String typedField(ElementType type) {
+        switch (type) {
+            case FLOAT: return "float_data";
+            case DOUBLE: return "double_data";
+            case INT64: return "int64_data";
+            case UINT64: case UINT32: return "uint64_data";
+            case STRING: return "string_data";
+            default: return "int32_data";
+        }
+    }
+
+    /**
+     * Counts the elements in the typed field that holds a type's elements.
+     *
+     * @param p the message
+     * @param type a supported element type
+     * @return the number of elements in {@link #typedField}
+     */
+    static int typedFieldCount(TensorProto p, ElementType type) {
+        switch (typedField(type)) {
+            case "float_data": return p.getFloatDataCount();
+            case "double_data": return p.getDoubleDataCount();
+            case "int64_data": return p.getInt64DataCount();
+            case "uint64_data": return p.getUint64DataCount();
+            case "string_data": return p.getStringDataCount();
+            default: return p.getInt32DataCount();
+        }
     }
 
     private static Tensor fromTypedFields(TensorProto p, ElementType type, long[] shape, int count) {
         String name = p.getName();
+        checkCount(name, typedField(type), typedFieldCount(p, type), count);
         Object data;
         switch (type) {
             case FLOAT: {
-                checkCount(name, "float_data", p.getFloatDataCount(), count);
                 float[] a = new float[count];
                 for (int i = 0; i < count; i++) {
                     a[i] = p.getFloatData(i);
@@ -129,7 +165,6 @@ public final class TensorCodec {
                 break;
             }
             case DOUBLE: {
-                checkCount(name, "double_data", p.getDoubleDataCount(), count);
                 double[] a = new double[count];
                 for (int i = 0; i < count; i++) {
                     a[i] = p.getDoubleData(i);
@@ -138,7 +173,6 @@ public final class TensorCodec {
                 break;
             }
             case INT64: {
-                checkCount(name, "int64_data", p.getInt64DataCount(), count);
                 long[] a = new long[count];
                 for (int i = 0; i < count; i++) {
                     a[i] = p.getInt64Data(i);
@@ -147,7 +181,6 @@ public final class TensorCodec {
                 break;
             }
             case UINT64: {
-                checkCount(name, "uint64_data", p.getUint64DataCount(), count);
                 long[] a = new long[count];
                 for (int i = 0; i < count; i++) {
                     a[i] = p.getUint64Data(i);
@@ -156,7 +189,6 @@ public final class TensorCodec {
                 break;
             }
             case UINT32: {
-                checkCount(name, "uint64_data", p.getUint64DataCount(), count);
                 int[] a = new int[count];
                 for (int i = 0; i < count; i++) {
                     a[i] = (int) p.getUint64Data(i);
@@ -165,7 +197,6 @@ public final class TensorCodec {
                 break;
             }
             case INT32: {
-                checkCount(name, "int32_data", p.getInt32DataCount(), count);
                 int[] a = new int[count];
                 for (int i = 0; i < count; i++) {
                     a[i] = p.getInt32Data(i);
@@ -174,7 +205,6 @@ public final class TensorCodec {
                 break;
             }
             case INT16: case UINT16: case FLOAT16: case BFLOAT16: {
-                checkCount(name, "int32_data", p.getInt32DataCount(), count);
                 short[] a = new short[count];
                 for (int i = 0; i < count; i++) {
                     a[i] = (short) p.getInt32Data(i);
@@ -183,7 +213,6 @@ public final class TensorCodec {
                 break;
             }
             case INT8: case UINT8: {
-                checkCount(name, "int32_data", p.getInt32DataCount(), count);
                 byte[] a = new byte[count];
                 for (int i = 0; i < count; i++) {
                     a[i] = (byte) p.getInt32Data(i);
@@ -192,7 +221,6 @@ public final class TensorCodec {
                 break;
             }
             case BOOL: {
-                checkCount(name, "int32_data", p.getInt32DataCount(), count);
                 boolean[] a = new boolean[count];
                 for (int i = 0; i < count; i++) {
                     a[i] = p.getInt32Data(i) != 0;
@@ -201,7 +229,6 @@ public final class TensorCodec {
                 break;
             }
             case STRING: {
-                checkCount(name, "string_data", p.getStringDataCount(), count);
                 String[] a = new String[count];
                 for (int i = 0; i < count; i++) {
                     a[i] = p.getStringData(i).toString(StandardCharsets.UTF_8);

@@ -69,7 +69,8 @@ public final class TensorComparison {
                 continue;
             }
             double err = Math.abs(a - e);
-            if (!(err <= atol + rtol * Math.abs(e))) {
+            // an infinity only matches itself: rtol * |inf| would otherwise accept any finite value
+            if (Double.isInfinite(e) || Double.isInfinite(a) || !(err <= atol + rtol * Math.abs(e))) {
                 bad++;
                 if (first < 0) {
                     first = i;

@@ -2,7 +2,7 @@ package io.ortex.ep.cpu.ops;
 
 import io.ortex.ep.cpu.OpRegistry;
 
-/** Neural-network ops: matrix products, convolution, pooling and normalization. */
+/** Neural-network ops: matrix products, convolution, pooling and resizing. */
 public final class NnOps {
     private NnOps() {
     }
@@ -13,5 +13,7 @@ public final class NnOps {
      * @param r the registry
      */
     public static void register(OpRegistry r) {
+        r.register("MatMul", MatMulOp::create);
+        r.register("Gemm", GemmOp::create);
     }
 }

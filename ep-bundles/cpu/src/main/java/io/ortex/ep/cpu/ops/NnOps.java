@@ -15,5 +15,6 @@ public final class NnOps {
     public static void register(OpRegistry r) {
         r.register("MatMul", MatMulOp::create);
         r.register("Gemm", GemmOp::create);
+        r.register("Conv", ConvOp::create);
     }
 }

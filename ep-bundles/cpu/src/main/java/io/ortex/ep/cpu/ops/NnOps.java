@@ -16,5 +16,11 @@ public final class NnOps {
         r.register("MatMul", MatMulOp::create);
         r.register("Gemm", GemmOp::create);
         r.register("Conv", ConvOp::create);
+        r.register("MaxPool", node -> PoolOp.create(node, PoolOp.Kind.MAX));
+        r.register("AveragePool", node -> PoolOp.create(node, PoolOp.Kind.AVERAGE));
+        r.register("LpPool", node -> PoolOp.create(node, PoolOp.Kind.LP));
+        r.register("GlobalMaxPool", node -> GlobalPoolOp.create(node, PoolOp.Kind.MAX));
+        r.register("GlobalAveragePool", node -> GlobalPoolOp.create(node, PoolOp.Kind.AVERAGE));
+        r.register("GlobalLpPool", node -> GlobalPoolOp.create(node, PoolOp.Kind.LP));
     }
 }

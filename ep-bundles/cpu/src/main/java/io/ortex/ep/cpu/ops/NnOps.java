@@ -22,5 +22,7 @@ public final class NnOps {
         r.register("GlobalMaxPool", node -> GlobalPoolOp.create(node, PoolOp.Kind.MAX));
         r.register("GlobalAveragePool", node -> GlobalPoolOp.create(node, PoolOp.Kind.AVERAGE));
         r.register("GlobalLpPool", node -> GlobalPoolOp.create(node, PoolOp.Kind.LP));
+        r.register("", "Resize", 10, ResizeOp::resize);
+        r.register("", "Upsample", 7, ResizeOp::upsample);
     }
 }

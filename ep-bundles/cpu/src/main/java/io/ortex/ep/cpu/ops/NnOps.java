@@ -16,6 +16,7 @@ public final class NnOps {
         r.register("MatMul", MatMulOp::create);
         r.register("Gemm", GemmOp::create);
         r.register("Conv", ConvOp::create);
+        r.register("ConvTranspose", ConvTransposeOp::create);
         r.register("MaxPool", node -> PoolOp.create(node, PoolOp.Kind.MAX));
         r.register("AveragePool", node -> PoolOp.create(node, PoolOp.Kind.AVERAGE));
         r.register("LpPool", node -> PoolOp.create(node, PoolOp.Kind.LP));

@@ -273,4 +273,168 @@ class NnOpsTest {
         assertArrayEquals(new int[] {21}, yi.ints());
         assertThrows(OrtexException.class, () -> run1("Gemm", 13, new Tensor[] {a2, b2, random(3)}));
     }
+
+    // ---------------------------------------------------------------- Conv and ConvTranspose
+
+    /** Float32 (im2col + GEMM, constant and runtime weights, threaded) against the direct float64 loop. */
+    private static void checkConvAgainstDouble(String op, Tensor x, Tensor w, Tensor b, Onnx.AttributeProto... attrs) {
+        Tensor[] in = b == null ? new Tensor[] {x, w} : new Tensor[] {x, w, b};
+        Tensor[] din = b == null ? new Tensor[] {toDouble(x), toDouble(w)}
+                : new Tensor[] {toDouble(x), toDouble(w), toDouble(b)};
+        Tensor expected = run1(op, 22, din, attrs);
+        assertEquals(ElementType.DOUBLE, expected.type());
+        assertClose(expected, run1(op, 22, in, attrs), 1e-5);
+        assertClose(expected, runParallel(op, 22, in, new int[] {1, 2}, attrs), 1e-5);
+    }
+
+    @Test
+    void convMatchesDirectLoopForGroupsStridesDilationsAndPads() {
+        checkConvAgainstDouble("Conv", random(2, 4, 9, 11), random(6, 2, 3, 2), random(6), intAttr("group", 2),
+                intsAttr("strides", 2, 1), intsAttr("dilations", 1, 2), intsAttr("pads", 1, 0, 2, 1));
+        checkConvAgainstDouble("Conv", random(1, 3, 20, 20), random(3, 1, 3, 3), null, intAttr("group", 3),
+                stringAttr("auto_pad", "SAME_LOWER"), intsAttr("strides", 2, 2));
+        checkConvAgainstDouble("Conv", random(1, 5, 17, 19), random(7, 5, 1, 1), random(7));
+        checkConvAgainstDouble("Conv", random(2, 3, 40), random(4, 3, 5), random(4), intsAttr("pads", 2, 2));
+        checkConvAgainstDouble("Conv", random(1, 2, 5, 6, 7), random(3, 2, 2, 3, 2), random(3),
+                intsAttr("pads", 1, 0, 1, 0, 1, 1), intsAttr("strides", 1, 2, 2));
+        checkConvAgainstDouble("Conv", random(1, 2, 30, 30), random(4, 2, 3, 3), null,
+                stringAttr("auto_pad", "SAME_UPPER"));
+    }
+
+    @Test
+    void convHandlesEmptyBatchAndRejectsChannelMismatch() {
+        Tensor y = run1("Conv", 11, new Tensor[] {random(0, 2, 4, 4), random(3, 2, 3, 3)});
+        assertArrayEquals(new long[] {0, 3, 2, 2}, y.shape());
+        assertThrows(OrtexException.class, () -> run1("Conv", 11, new Tensor[] {random(1, 3, 4, 4),
+            random(3, 2, 3, 3)}));
+    }
+
+    @Test
+    void convTransposeMatchesDirectLoop() {
+        checkConvAgainstDouble("ConvTranspose", random(2, 4, 5, 6), random(4, 3, 3, 2), random(6),
+                intAttr("group", 2), intsAttr("strides", 2, 3), intsAttr("output_padding", 1, 0),
+                intsAttr("pads", 1, 0, 0, 1), intsAttr("dilations", 1, 2));
+        checkConvAgainstDouble("ConvTranspose", random(1, 3, 17, 17), random(3, 2, 2, 2), null,
+                intsAttr("strides", 2, 2));
+        checkConvAgainstDouble("ConvTranspose", random(1, 2, 7), random(2, 2, 3), random(2),
+                intsAttr("output_shape", 15), intsAttr("strides", 2));
+    }
+
+    @Test
+    void convTransposeOutputShapeSetsThePads() {
+        // stride 2, kernel 3, input 3: the full output is 7; output_shape 6 drops one row at the end (NOTSET)
+        Tensor x = Tensor.ofFloats(new float[] {1, 2, 3}, 1, 1, 3);
+        Tensor w = Tensor.ofFloats(new float[] {1, 1, 1}, 1, 1, 3);
+        Tensor full = run1("ConvTranspose", 11, new Tensor[] {x, w}, intsAttr("strides", 2));
+        assertArrayEquals(new float[] {1, 1, 3, 2, 5, 3, 3}, full.floats());
+        Tensor shaped = run1("ConvTranspose", 11, new Tensor[] {x, w}, intsAttr("strides", 2),
+                intsAttr("output_shape", 6));
+        assertArrayEquals(new float[] {1, 3, 2, 5, 3, 3}, shaped.floats());
+    }
+
+    // ---------------------------------------------------------------- pooling
+
+    @Test
+    void maxPoolReturnsIndicesInBothStorageOrders() {
+        Tensor x = Tensor.ofFloats(new float[] {1, 5, 2, 3, 4, 9, 0, 8, 7, 6, 2, 1}, 1, 1, 3, 4);
+        List<Tensor> rowMajor = run("MaxPool", 12, new Tensor[] {x}, 2, new int[0], intsAttr("kernel_shape", 2, 2));
+        assertArrayEquals(new long[] {1, 1, 2, 3}, rowMajor.get(0).shape());
+        assertArrayEquals(new float[] {9, 9, 8, 9, 9, 8}, rowMajor.get(0).floats());
+        assertArrayEquals(new long[] {5, 5, 7, 5, 5, 7}, rowMajor.get(1).longs());
+        List<Tensor> colMajor = run("MaxPool", 12, new Tensor[] {x}, 2, new int[0], intsAttr("kernel_shape", 2, 2),
+                intAttr("storage_order", 1));
+        // element (h, w) is h + w * 3 in column-major order: 9 at (1, 1) is 4, 8 at (1, 3) is 10
+        assertArrayEquals(new long[] {4, 4, 10, 4, 4, 10}, colMajor.get(1).longs());
+    }
+
+    @Test
+    void maxPoolKeepsIntegerTypesAndCeilMode() {
+        byte[] v = {1, (byte) 200, 3, 4, 5, 6, 7, 8, 9};
+        Tensor x = Tensor.of(ElementType.UINT8, new long[] {1, 1, 3, 3}, v);
+        Tensor y = run1("MaxPool", 12, new Tensor[] {x}, intsAttr("kernel_shape", 2, 2), intsAttr("strides", 2, 2),
+                intAttr("ceil_mode", 1));
+        assertEquals(ElementType.UINT8, y.type());
+        assertArrayEquals(new long[] {1, 1, 2, 2}, y.shape());
+        assertArrayEquals(new long[] {200, 6, 8, 9}, new long[] {y.getLong(0), y.getLong(1), y.getLong(2),
+            y.getLong(3)});
+    }
+
+    @Test
+    void averagePoolCountsPaddingOnlyWhenAsked() {
+        Tensor x = Tensor.ofFloats(new float[] {1, 2, 3, 4}, 1, 1, 2, 2);
+        Tensor excl = run1("AveragePool", 11, new Tensor[] {x}, intsAttr("kernel_shape", 2, 2),
+                intsAttr("pads", 1, 1, 0, 0));
+        assertArrayEquals(new float[] {1, 1.5f, 2, 2.5f}, excl.floats());
+        Tensor incl = run1("AveragePool", 11, new Tensor[] {x}, intsAttr("kernel_shape", 2, 2),
+                intsAttr("pads", 1, 1, 0, 0), intAttr("count_include_pad", 1));
+        assertArrayEquals(new float[] {0.25f, 0.75f, 1, 2.5f}, incl.floats());
+    }
+
+    @Test
+    void globalPoolsReduceAllSpatialAxes() {
+        Tensor x = Tensor.ofFloats(new float[] {1, 2, 3, 4, -1, -2, -3, -4}, 1, 2, 2, 1, 2);
+        Tensor avg = run1("GlobalAveragePool", 11, new Tensor[] {x});
+        assertArrayEquals(new long[] {1, 2, 1, 1, 1}, avg.shape());
+        assertArrayEquals(new float[] {2.5f, -2.5f}, avg.floats());
+        assertArrayEquals(new float[] {4, -1}, run1("GlobalMaxPool", 11, new Tensor[] {x}).floats());
+        Tensor lp = run1("GlobalLpPool", 11, new Tensor[] {Tensor.ofFloats(new float[] {3, 4}, 1, 1, 2)});
+        assertArrayEquals(new float[] {5}, lp.floats());
+    }
+
+    // ---------------------------------------------------------------- Resize and Upsample
+
+    @Test
+    void resizeFollowsTheOpsetRules() {
+        Tensor x = Tensor.ofFloats(new float[] {0, 4}, 1, 2);
+        Tensor scales = Tensor.ofFloats(new float[] {1, 2}, 2);
+        // opset 10: asymmetric coordinates o / 2 = 0, 0.5, 1, 1.5
+        assertArrayEquals(new float[] {0, 2, 4, 4}, run1("Resize", 10, new Tensor[] {x, scales},
+                stringAttr("mode", "linear")).floats());
+        // opset 11: half_pixel (o + 0.5) / 2 - 0.5 = -0.25, 0.25, 0.75, 1.25, clamped to the edges
+        Tensor roi = Tensor.ofFloats(new float[0], 0);
+        assertArrayEquals(new float[] {0, 1, 3, 4}, run1("Resize", 11, new Tensor[] {x, roi, scales},
+                stringAttr("mode", "linear")).floats());
+        // opset 13, sizes only: x = (o + 0.5) * 0.6 - 0.5 = -0.2, 0.4, 1, 1.6, 2.2
+        Tensor sizes = Tensor.ofLongs(new long[] {1, 5}, 2);
+        Tensor x3 = Tensor.ofFloats(new float[] {1, 2, 3}, 1, 3);
+        assertArrayEquals(new float[] {1, 1, 2, 3, 3}, run1("Resize", 13, new Tensor[] {x3, null, null, sizes})
+                .floats());
+        // the nearest modes differ at exact halves: asymmetric x = o / 2 with sizes 6
+        Tensor six = Tensor.ofLongs(new long[] {1, 6}, 2);
+        assertArrayEquals(new float[] {1, 2, 2, 3, 3, 3}, run1("Resize", 13, new Tensor[] {x3, null, null, six},
+                stringAttr("coordinate_transformation_mode", "asymmetric"),
+                stringAttr("nearest_mode", "round_prefer_ceil")).floats());
+        assertArrayEquals(new float[] {1, 1, 2, 2, 3, 3}, run1("Resize", 13, new Tensor[] {x3, null, null, six},
+                stringAttr("coordinate_transformation_mode", "asymmetric")).floats());
+    }
+
+    @Test
+    void resizeLinearWithAxesAndCropExtrapolation() {
+        Tensor x = Tensor.ofFloats(new float[] {0, 10, 20, 30}, 1, 2, 2);
+        Tensor y = run1("Resize", 18, new Tensor[] {x, null, Tensor.ofFloats(new float[] {2}, 1)},
+                stringAttr("mode", "linear"), intsAttr("axes", -1), stringAttr("coordinate_transformation_mode",
+                        "align_corners"));
+        assertArrayEquals(new long[] {1, 2, 4}, y.shape());
+        assertClose(Tensor.ofFloats(new float[] {0, 10 / 3f, 20 / 3f, 10, 20, 70 / 3f, 80 / 3f, 30}, 1, 2, 4), y,
+                1e-6);
+        Tensor roi = Tensor.ofFloats(new float[] {0, 1.5f}, 2);
+        Tensor c = run1("Resize", 18, new Tensor[] {x, roi, null, Tensor.ofLongs(new long[] {4}, 1)},
+                stringAttr("mode", "linear"), intsAttr("axes", 2), stringAttr("coordinate_transformation_mode",
+                        "tf_crop_and_resize"), floatAttr("extrapolation_value", -1f));
+        // x_original = o * 1.5 / 3 = 0, 0.5, 1, 1.5 (outside)
+        assertArrayEquals(new float[] {0, 5, 10, -1, 20, 25, 30, -1}, c.floats());
+    }
+
+    @Test
+    void upsampleReadsScalesFromTheAttributeBeforeOpset9() {
+        Tensor x = Tensor.ofFloats(new float[] {1, 2, 3, 4}, 1, 1, 2, 2);
+        float[] expected = {1, 1, 2, 2, 1, 1, 2, 2, 3, 3, 4, 4, 3, 3, 4, 4};
+        assertArrayEquals(expected, run1("Upsample", 7, new Tensor[] {x}, floatsAttr("scales", 1, 1, 2, 2))
+                .floats());
+        assertArrayEquals(expected, run1("Upsample", 9, new Tensor[] {x, Tensor.ofFloats(new float[] {1, 1, 2, 2},
+            4)}).floats());
+        Tensor lin = run1("Upsample", 9, new Tensor[] {Tensor.ofFloats(new float[] {0, 4}, 1, 2),
+            Tensor.ofFloats(new float[] {1, 2}, 2)}, stringAttr("mode", "linear"));
+        assertArrayEquals(new float[] {0, 2, 4, 4}, lin.floats());
+    }
 }

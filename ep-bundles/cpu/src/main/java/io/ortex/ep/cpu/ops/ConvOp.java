@@ -45,7 +45,7 @@ final class ConvOp {
         return t != null && NnTensors.viaFloat(t.type()) ? NnTensors.floats(t) : null;
     }
 
-    private static Tensor conv(Tensor x, Tensor w, Tensor b, Window.Attrs attrs, int group, float[] constW,
+    static Tensor conv(Tensor x, Tensor w, Tensor b, Window.Attrs attrs, int group, float[] constW,
             float[] constBias, KernelContext ctx) {
         if (x.rank() < 3 || w.rank() != x.rank()) {
             throw new InvalidArgumentException("Conv input X [" + Tensor.shapeString(x.shape()) + "] and weights W ["

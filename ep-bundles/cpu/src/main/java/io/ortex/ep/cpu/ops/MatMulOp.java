@@ -208,7 +208,7 @@ final class MatMulOp {
         return c;
     }
 
-    private static long[] longProduct(long[] a, long[] b, Dims d) {
+    static long[] longProduct(long[] a, long[] b, Dims d) {
         int m = d.m();
         int k = d.k();
         int n = d.n();

@@ -25,5 +25,11 @@ public final class NnOps {
         r.register("GlobalLpPool", node -> GlobalPoolOp.create(node, PoolOp.Kind.LP));
         r.register("", "Resize", 10, ResizeOp::resize);
         r.register("", "Upsample", 7, ResizeOp::upsample);
+        r.register("Einsum", EinsumOp::create);
+        r.register("MaxUnpool", MaxUnpoolOp::create);
+        r.register("MatMulInteger", QuantizedOps::matMulInteger);
+        r.register("QLinearMatMul", QuantizedOps::qlinearMatMul);
+        r.register("ConvInteger", QuantizedOps::convInteger);
+        r.register("QLinearConv", QuantizedOps::qlinearConv);
     }
 }

@@ -437,4 +437,51 @@ class NnOpsTest {
             Tensor.ofFloats(new float[] {1, 2}, 2)}, stringAttr("mode", "linear"));
         assertArrayEquals(new float[] {0, 2, 4, 4}, lin.floats());
     }
+
+    // ---------------------------------------------------------------- Einsum, MaxUnpool, integer products
+
+    @Test
+    void einsumHandlesDiagonalsEllipsisAndImplicitOutput() {
+        Tensor m = Tensor.ofFloats(new float[] {1, 2, 3, 4}, 2, 2);
+        assertArrayEquals(new float[] {1, 4}, run1("Einsum", 12, new Tensor[] {m}, stringAttr("equation", "ii->i"))
+                .floats());
+        assertArrayEquals(new float[] {5}, run1("Einsum", 12, new Tensor[] {m}, stringAttr("equation", "ii"))
+                .floats());
+        // implicit output of "ij,jk" is "ik"
+        Tensor a = random(2, 3);
+        Tensor b = random(3, 4);
+        assertClose(naiveMatMul(a, b), run1("Einsum", 12, new Tensor[] {a, b}, stringAttr("equation", "ij,jk")),
+                1e-5);
+        // ellipsis broadcast across operands: [2, 1, 3, 4] x [5, 4, 2] -> [2, 5, 3, 2]
+        Tensor x = random(2, 1, 3, 4);
+        Tensor y = random(5, 4, 2);
+        Tensor e = run1("Einsum", 12, new Tensor[] {x, y}, stringAttr("equation", "...ij,...jk->...ik"));
+        assertClose(naiveMatMul(x, y), e, 1e-5);
+        Tensor li = run1("Einsum", 12, new Tensor[] {Tensor.ofLongs(new long[] {1, 2, 3}, 3),
+            Tensor.ofLongs(new long[] {4, 5, 6}, 3)}, stringAttr("equation", "i,i"));
+        assertArrayEquals(new long[] {32}, li.longs());
+    }
+
+    @Test
+    void maxUnpoolInvertsMaxPool() {
+        Tensor x = Tensor.ofFloats(new float[] {1, 5, 2, 3, 4, 9, 0, 8, 7, 6, 2, 1, 3, 3, 3, 3}, 1, 1, 4, 4);
+        List<Tensor> pooled = run("MaxPool", 12, new Tensor[] {x}, 2, new int[0], intsAttr("kernel_shape", 2, 2),
+                intsAttr("strides", 2, 2));
+        Tensor up = run1("MaxUnpool", 11, new Tensor[] {pooled.get(0), pooled.get(1)}, intsAttr("kernel_shape", 2, 2),
+                intsAttr("strides", 2, 2));
+        assertArrayEquals(new long[] {1, 1, 4, 4}, up.shape());
+        assertArrayEquals(new float[] {0, 0, 0, 0, 0, 9, 0, 8, 7, 0, 0, 0, 0, 0, 3, 0}, up.floats());
+    }
+
+    @Test
+    void matMulIntegerSubtractsPerRowAndPerColumnZeroPoints() {
+        Tensor a = Tensor.of(ElementType.UINT8, new long[] {2, 2}, new byte[] {(byte) 200, 10, 5, 7});
+        Tensor b = Tensor.of(ElementType.INT8, new long[] {2, 2}, new byte[] {-3, 2, 4, -1});
+        Tensor azp = Tensor.of(ElementType.UINT8, new long[] {2}, new byte[] {100, 5});
+        Tensor bzp = Tensor.of(ElementType.INT8, new long[] {2}, new byte[] {1, 0});
+        Tensor y = run1("MatMulInteger", 10, new Tensor[] {a, b, azp, bzp});
+        assertEquals(ElementType.INT32, y.type());
+        // A - zp by row: (100, -90), (0, 2); B - zp by column: (-4, 3), (2, -1)
+        assertArrayEquals(new int[] {-670, 290, 6, -2}, y.ints());
+    }
 }

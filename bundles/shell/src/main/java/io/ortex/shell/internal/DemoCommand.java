@@ -107,7 +107,7 @@ public final class DemoCommand {
                         times.size());
                 out.println("similarity cosine of the mean-pooled embeddings with the first sentence:");
                 for (int i = 1; i < SENTENCES.size(); i++) {
-                    out.printf("           %.3f  \"%s\"%n", cosine(embeddings.get(0), embeddings.get(i)),
+                    out.printf("           %6.3f  \"%s\"%n", cosine(embeddings.get(0), embeddings.get(i)),
                             SENTENCES.get(i));
                 }
             }

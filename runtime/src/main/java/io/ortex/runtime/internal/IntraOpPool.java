@@ -7,6 +7,7 @@ import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.RecursiveAction;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The intra-op threads of a session, offered to kernels as {@link KernelContext#parallelFor}. A fork/join pool, so a
@@ -40,6 +41,7 @@ final class IntraOpPool implements KernelContext, AutoCloseable {
             }
             return;
         }
+        AtomicReference<Throwable> failure = new AtomicReference<>();
         List<RecursiveAction> tasks = new ArrayList<>(chunks);
         for (int c = 0; c < chunks; c++) {
             int from = (int) ((long) count * c / chunks);
@@ -47,7 +49,12 @@ final class IntraOpPool implements KernelContext, AutoCloseable {
             tasks.add(new RecursiveAction() {
                 @Override
                 protected void compute() {
-                    body.run(from, to);
+                    try {
+                        body.run(from, to);
+                    } catch (RuntimeException | Error e) {
+                        // kept as thrown: fork/join would rethrow a copy whose message is the original's toString
+                        failure.compareAndSet(null, e);
+                    }
                 }
             });
         }
@@ -60,6 +67,13 @@ final class IntraOpPool implements KernelContext, AutoCloseable {
                     invokeAll(tasks);
                 }
             });
+        }
+        Throwable t = failure.get();
+        if (t instanceof RuntimeException e) {
+            throw e;
+        }
+        if (t instanceof Error e) {
+            throw e;
         }
     }
 

@@ -98,4 +98,26 @@ class MainTestVerbTest {
         assertEquals(1, r.status(), r.toString());
         assertTrue(r.outLines().get(0).startsWith("FAIL test_shape"), r.toString());
     }
+
+    @Test
+    void aCaseWithoutDataSetsIsAnErrorNotAPass() throws IOException {
+        Path c = dir.resolve("test_empty");
+        Models.addMulRelu().write(c.resolve("model.onnx"));
+        Cli r = Cli.run("test", c.toString());
+        assertEquals(1, r.status(), r.toString());
+        assertEquals(List.of("ERROR test_empty: no test_data_set_N folder, nothing to compare", "0 passed, 1 failed"),
+                r.outLines());
+    }
+
+    @Test
+    void everyDataSetIsChecked() throws IOException {
+        Path c = writeCase("test_two_sets", OUT);
+        Path second = Files.createDirectories(c.resolve("test_data_set_1"));
+        TensorFiles.write(Tensor.ofFloats(X, 2, 3), "x", second.resolve("input_0.pb"));
+        TensorFiles.write(Tensor.ofFloats(X, 2, 3), "y", second.resolve("input_1.pb"));
+        TensorFiles.write(Tensor.ofFloats(OUT, 2, 3), "out", second.resolve("output_0.pb"));
+        Cli r = Cli.run("test", c.toString());
+        assertEquals(1, r.status(), r.toString());
+        assertTrue(r.outLines().get(0).startsWith("FAIL test_two_sets: output 'out'"), r.toString());
+    }
 }

@@ -166,6 +166,12 @@ class MainBadInputTest {
     }
 
     @Test
+    void threadCountOutOfRange() throws IOException {
+        assertBadInput("threads", "run", good().toString(), "--threads", "40000");
+        assertBadInput("--threads", "run", good().toString(), "--threads", "-2");
+    }
+
+    @Test
     void inputForAnUnknownName() throws IOException {
         Path t = dir.resolve("t.pb");
         TensorFiles.write(Tensor.ofFloats(new float[6], 2, 3), "t", t);

@@ -1,5 +1,6 @@
 package io.ortex.runtime.internal;
 
+import io.ortex.api.InvalidArgumentException;
 import io.ortex.api.spi.KernelContext;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,7 +18,20 @@ final class IntraOpPool implements KernelContext, AutoCloseable {
     private final int threads;
     private final ForkJoinPool pool;
 
+    /** The most threads a fork/join pool accepts. */
+    static final int MAX_THREADS = 0x7fff;
+
+    /**
+     * Creates the pool.
+     *
+     * @param requested the thread count, 0 for one per processor
+     * @throws InvalidArgumentException when the count is negative or above {@link #MAX_THREADS}
+     */
     IntraOpPool(int requested) {
+        if (requested < 0 || requested > MAX_THREADS) {
+            throw new InvalidArgumentException("intra-op threads must be 0 (one per processor) to " + MAX_THREADS
+                    + ", not " + requested);
+        }
         this.threads = requested > 0 ? requested : Runtime.getRuntime().availableProcessors();
         this.pool = threads > 1 ? new ForkJoinPool(threads, p -> {
             ForkJoinWorkerThread t = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(p);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ortex.api.InvalidArgumentException;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -139,6 +140,15 @@ class IntraOpPoolTest {
                     }));
             assertEquals("chunk failed", e.getMessage());
             assertCoversOnce(pool, 1000, 1);
+        }
+    }
+
+    @Test
+    void refusesThreadCountsAForkJoinPoolCannotHave() {
+        for (int bad : new int[] {-1, IntraOpPool.MAX_THREADS + 1, Integer.MAX_VALUE}) {
+            InvalidArgumentException e = assertThrows(InvalidArgumentException.class, () -> new IntraOpPool(bad));
+            assertTrue(e.getMessage().contains("intra-op threads") && e.getMessage().contains(Integer.toString(bad)),
+                    e.getMessage());
         }
     }
 }

@@ -96,7 +96,7 @@ final class InferenceSession implements Session {
             }
             Graph graph = model.graph();
             List<Partitioner.Group> groups = Partitioner.partition(graph, eps,
-                    msg -> LOG.log(System.Logger.Level.WARNING, model.describe() + ": " + msg));
+                    (level, msg) -> LOG.log(level, model.describe() + ": " + msg));
             String prefixHash = modelHash(model);
             List<ExecutionPlan.Compiled> compiled = new ArrayList<>();
             Map<NodeView, String[]> where = new HashMap<>();
@@ -258,6 +258,11 @@ final class InferenceSession implements Session {
                 throw new InvalidArgumentException("input '" + name + "' is missing");
             }
         }
+    }
+
+    /** The session's plan, for tests of value lifetimes. */
+    ExecutionPlan plan() {
+        return plan;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.ortex.runtime.internal;
 
+import io.ortex.api.InvalidArgumentException;
 import io.ortex.api.spi.KernelContext;
 import java.util.ArrayList;
 import java.util.List;
@@ -7,6 +8,7 @@ import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.RecursiveAction;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The intra-op threads of a session, offered to kernels as {@link KernelContext#parallelFor}. A fork/join pool, so a
@@ -16,7 +18,20 @@ final class IntraOpPool implements KernelContext, AutoCloseable {
     private final int threads;
     private final ForkJoinPool pool;
 
+    /** The most threads a fork/join pool accepts. */
+    static final int MAX_THREADS = 0x7fff;
+
+    /**
+     * Creates the pool.
+     *
+     * @param requested the thread count, 0 for one per processor
+     * @throws InvalidArgumentException when the count is negative or above {@link #MAX_THREADS}
+     */
     IntraOpPool(int requested) {
+        if (requested < 0 || requested > MAX_THREADS) {
+            throw new InvalidArgumentException("intra-op threads must be 0 (one per processor) to " + MAX_THREADS
+                    + ", not " + requested);
+        }
         this.threads = requested > 0 ? requested : Runtime.getRuntime().availableProcessors();
         this.pool = threads > 1 ? new ForkJoinPool(threads, p -> {
             ForkJoinWorkerThread t = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(p);
@@ -40,6 +55,7 @@ final class IntraOpPool implements KernelContext, AutoCloseable {
             }
             return;
         }
+        AtomicReference<Throwable> failure = new AtomicReference<>();
         List<RecursiveAction> tasks = new ArrayList<>(chunks);
         for (int c = 0; c < chunks; c++) {
             int from = (int) ((long) count * c / chunks);
@@ -47,7 +63,12 @@ final class IntraOpPool implements KernelContext, AutoCloseable {
             tasks.add(new RecursiveAction() {
                 @Override
                 protected void compute() {
-                    body.run(from, to);
+                    try {
+                        body.run(from, to);
+                    } catch (RuntimeException | Error e) {
+                        // kept as thrown: fork/join would rethrow a copy whose message is the original's toString
+                        failure.compareAndSet(null, e);
+                    }
                 }
             });
         }
@@ -60,6 +81,13 @@ final class IntraOpPool implements KernelContext, AutoCloseable {
                     invokeAll(tasks);
                 }
             });
+        }
+        Throwable t = failure.get();
+        if (t instanceof RuntimeException e) {
+            throw e;
+        }
+        if (t instanceof Error e) {
+            throw e;
         }
     }
 

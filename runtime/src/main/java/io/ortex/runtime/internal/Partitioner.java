@@ -7,6 +7,7 @@ import io.ortex.api.spi.GraphSupport;
 import io.ortex.api.spi.NodeView;
 import io.ortex.api.spi.ValueView;
 import io.ortex.onnx.Graph;
+import java.lang.System.Logger.Level;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -15,14 +16,14 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Consumer;
+import java.util.function.BiConsumer;
 import java.util.stream.Collectors;
 
 /**
  * Decides which EP runs each node, as ONNX Runtime's partitioner does: EPs in priority order claim nodes through
  * {@link ExecutionProvider#getCapability}; a claim touching a node an earlier EP owns is dropped; a fused group
- * through which a path leaves and re-enters (a cycle once fused) voids that EP's whole answer; an EP that throws
- * claims nothing; a node nobody claims fails the session naming it.
+ * through which a path leaves and re-enters, or groups that would feed each other once fused (a cycle either way),
+ * void that EP's whole answer; an EP that throws claims nothing; a node nobody claims fails the session naming it.
  */
 final class Partitioner {
     /** A group of nodes assigned to one EP, to be compiled into one kernel. */
@@ -32,7 +33,17 @@ final class Partitioner {
     private Partitioner() {
     }
 
-    static List<Group> partition(Graph graph, List<ExecutionProvider> eps, Consumer<String> log) {
+    /**
+     * Assigns every node of a graph to an EP.
+     *
+     * @param graph the graph
+     * @param eps the session's EPs in priority order, the CPU EP last
+     * @param log told why claims were refused: a warning for an EP that failed or claimed what it cannot have, a
+     *     debug message for a claim of nodes an earlier EP already took (the normal case for the fallback EP)
+     * @return the groups, in assignment order
+     */
+
+    static List<Group> partition(Graph graph, List<ExecutionProvider> eps, BiConsumer<Level, String> log) {
         Map<NodeView, ExecutionProvider> owner = new HashMap<>();
         List<Group> groups = new ArrayList<>();
         for (ExecutionProvider ep : eps) {
@@ -40,29 +51,36 @@ final class Partitioner {
             try {
                 ep.getCapability(graph, claims);
             } catch (RuntimeException e) {
-                log.accept("EP " + ep.name() + " failed in getCapability and claims no node: " + e);
+                log.accept(Level.WARNING, "EP " + ep.name() + " failed in getCapability and claims no node: " + e);
                 continue;
             }
             String refusal = claims.refusal != null ? claims.refusal : findCycle(claims.groups);
             if (refusal != null) {
-                log.accept("EP " + ep.name() + " claims no node: " + refusal);
+                log.accept(Level.WARNING, "EP " + ep.name() + " claims no node: " + refusal);
                 continue;
             }
+            List<Group> mine = new ArrayList<>();
+            Set<NodeView> taking = new HashSet<>();
             for (Group g : claims.groups) {
-                boolean taken = g.nodes().stream().anyMatch(n -> owner.containsKey(n) && owner.get(n) != ep);
-                if (taken) {
-                    log.accept("EP " + ep.name() + " claim of " + names(g.nodes())
+                if (g.nodes().stream().anyMatch(owner::containsKey)) {
+                    log.accept(Level.DEBUG, "EP " + ep.name() + " claim of " + names(g.nodes())
                             + " dropped: a node belongs to an earlier EP");
                     continue;
                 }
-                List<NodeView> fresh = g.nodes().stream().filter(n -> !owner.containsKey(n))
-                        .collect(Collectors.toList());
-                if (fresh.isEmpty()) {
-                    continue;
+                List<NodeView> fresh = g.nodes().stream().filter(taking::add).collect(Collectors.toList());
+                if (!fresh.isEmpty()) {
+                    mine.add(new Group(ep, fresh, g.options()));
                 }
-                fresh.forEach(n -> owner.put(n, ep));
-                groups.add(new Group(ep, fresh, g.options()));
             }
+            List<Group> all = new ArrayList<>(groups);
+            all.addAll(mine);
+            String cycle = findPartitionCycle(graph, all);
+            if (cycle != null) {
+                log.accept(Level.WARNING, "EP " + ep.name() + " claims no node: " + cycle);
+                continue;
+            }
+            taking.forEach(n -> owner.put(n, ep));
+            groups.addAll(mine);
         }
         for (NodeView n : graph.nodes()) {
             if (!owner.containsKey(n)) {
@@ -112,6 +130,69 @@ final class Partitioner {
             }
         }
         return null;
+    }
+
+    /**
+     * Refuses a set of groups that, once each is fused into one node, depend on each other in a cycle: two groups
+     * can each be free of outside paths and still feed each other (a node of A feeds B while a node of B feeds A).
+     * Nodes outside every group count as partitions of one node.
+     */
+    private static String findPartitionCycle(Graph graph, List<Group> groups) {
+        Map<NodeView, Integer> unit = new HashMap<>();
+        for (int g = 0; g < groups.size(); g++) {
+            for (NodeView n : groups.get(g).nodes()) {
+                unit.put(n, g);
+            }
+        }
+        int next = groups.size();
+        for (NodeView n : graph.nodes()) {
+            if (!unit.containsKey(n)) {
+                unit.put(n, next++);
+            }
+        }
+        List<Set<Integer>> edges = new ArrayList<>();
+        for (int i = 0; i < next; i++) {
+            edges.add(new HashSet<>());
+        }
+        for (NodeView n : graph.nodes()) {
+            int to = unit.get(n);
+            List<ValueView> reads = new ArrayList<>(n.inputs());
+            reads.addAll(n.implicitInputs());
+            for (ValueView v : reads) {
+                Integer from = v == null ? null : v.producer().map(unit::get).orElse(null);
+                if (from != null && from != to) {
+                    edges.get(from).add(to);
+                }
+            }
+        }
+        int[] pending = new int[next];
+        edges.forEach(e -> e.forEach(t -> pending[t]++));
+        Deque<Integer> ready = new ArrayDeque<>();
+        for (int i = 0; i < next; i++) {
+            if (pending[i] == 0) {
+                ready.add(i);
+            }
+        }
+        int done = 0;
+        while (!ready.isEmpty()) {
+            int u = ready.poll();
+            done++;
+            for (int t : edges.get(u)) {
+                if (--pending[t] == 0) {
+                    ready.add(t);
+                }
+            }
+        }
+        if (done == next) {
+            return null;
+        }
+        List<String> stuck = new ArrayList<>();
+        for (int g = 0; g < groups.size(); g++) {
+            if (pending[g] > 0) {
+                stuck.add(groups.get(g).ep().name() + " " + names(groups.get(g).nodes()));
+            }
+        }
+        return "its groups would depend on each other in a cycle once fused: " + String.join(", ", stuck);
     }
 
     private static List<NodeView> consumers(NodeView n) {

@@ -2,6 +2,7 @@ package io.ortex.shell.internal;
 
 import io.ortex.api.ElementType;
 import io.ortex.api.HalfFloats;
+import io.ortex.api.InvalidArgumentException;
 import io.ortex.api.Tensor;
 import io.ortex.api.TensorInfo;
 import java.util.Map;
@@ -39,7 +40,17 @@ public final class RandomInputs {
             }
         }
         ElementType type = info.type() == null ? ElementType.FLOAT : info.type();
-        int n = Tensor.checkedElementCount(shape);
+        try {
+            return fill(type, shape, Tensor.checkedElementCount(shape), random);
+        } catch (InvalidArgumentException e) {
+            throw new InvalidArgumentException("input '" + info.name() + "': " + e.getMessage());
+        } catch (OutOfMemoryError e) {
+            throw new InvalidArgumentException("input '" + info.name() + "' of shape " + Tensor.shapeString(shape)
+                    + " is too large to allocate in this JVM");
+        }
+    }
+
+    private static Tensor fill(ElementType type, long[] shape, int n, SplittableRandom random) {
         switch (type) {
             case FLOAT: {
                 float[] a = new float[n];
@@ -108,7 +119,7 @@ public final class RandomInputs {
         if (text.isEmpty() || text.equals("scalar")) {
             return new long[0];
         }
-        String[] parts = text.split("x");
+        String[] parts = text.split("x", -1);
         long[] dims = new long[parts.length];
         for (int i = 0; i < parts.length; i++) {
             try {

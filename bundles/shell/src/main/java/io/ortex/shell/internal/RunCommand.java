@@ -103,7 +103,13 @@ public final class RunCommand {
             given.put(e.getKey(), TensorFiles.read(Path.of(e.getValue())));
         }
         Map<String, long[]> shapes = new TreeMap<>();
-        o.keyValues("--shape").forEach((k, v) -> shapes.put(k, RandomInputs.parseShape(v, "--shape " + k)));
+        o.keyValues("--shape").forEach((k, v) -> {
+            if (declared.stream().noneMatch(d -> d.name().equals(k))) {
+                throw new UsageException("--shape " + k + ": the model has no input '" + k + "'; its inputs are "
+                        + declared.stream().map(TensorInfo::name).toList());
+            }
+            shapes.put(k, RandomInputs.parseShape(v, "--shape " + k));
+        });
         Map<String, Tensor> inputs = new LinkedHashMap<>();
         for (TensorInfo info : declared) {
             Tensor t = given.get(info.name());

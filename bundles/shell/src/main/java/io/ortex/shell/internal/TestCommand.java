@@ -159,6 +159,9 @@ public final class TestCommand {
         String name = dir.getFileName().toString();
         try (Session session = env.createSession(dir.resolve("model.onnx"), options)) {
             List<Path> sets = dataSets(dir);
+            if (sets.isEmpty()) {
+                return new CaseResult(name, Outcome.ERROR, "no test_data_set_N folder, nothing to compare");
+            }
             for (Path set : sets) {
                 Map<String, Tensor> inputs = new LinkedHashMap<>();
                 List<TensorInfo> declared = session.inputs();

@@ -23,17 +23,17 @@ public final class WordPieceTokenizer {
     private final int cls;
     private final int sep;
 
-    private WordPieceTokenizer(Map<String, Integer> vocab) {
+    private WordPieceTokenizer(Map<String, Integer> vocab) throws IOException {
         this.vocab = vocab;
         this.unk = id("[UNK]");
         this.cls = id("[CLS]");
         this.sep = id("[SEP]");
     }
 
-    private int id(String token) {
+    private int id(String token) throws IOException {
         Integer id = vocab.get(token);
         if (id == null) {
-            throw new IllegalArgumentException("tokenizer vocabulary has no " + token);
+            throw new IOException("tokenizer.json has no " + token + " in model.vocab");
         }
         return id;
     }
@@ -65,6 +65,10 @@ public final class WordPieceTokenizer {
                         p.skipChildren();
                         continue;
                     }
+                    if (p.currentToken() != JsonToken.START_OBJECT) {
+                        throw new IOException("tokenizer.json model.vocab is not an object of token ids: only "
+                                + "WordPiece vocabularies are supported");
+                    }
                     while (p.nextToken() == JsonToken.FIELD_NAME) {
                         String token = p.currentName();
                         p.nextToken();
@@ -95,27 +99,54 @@ public final class WordPieceTokenizer {
         return ids.stream().mapToLong(Long::longValue).toArray();
     }
 
+    /**
+     * BERT's basic tokenizer: drops NUL, U+FFFD and control or format characters; splits on whitespace (space
+     * separators included); lower-cases and strips accents; makes each punctuation mark and each CJK ideograph a token
+     * of its own.
+     */
     private static List<String> basicTokens(String text) {
         String norm = Normalizer.normalize(text.toLowerCase(java.util.Locale.ROOT), Normalizer.Form.NFD)
                 .replaceAll("\\p{Mn}", "");
         List<String> tokens = new ArrayList<>();
         StringBuilder word = new StringBuilder();
-        for (int i = 0; i < norm.length(); i++) {
-            char c = norm.charAt(i);
-            if (Character.isWhitespace(c) || Character.isISOControl(c)) {
+        for (int i = 0; i < norm.length(); ) {
+            int c = norm.codePointAt(i);
+            i += Character.charCount(c);
+            if (isWhitespace(c)) {
                 flush(word, tokens);
-            } else if (isPunctuation(c)) {
+                continue;
+            }
+            if (c == 0 || c == 0xFFFD || isControl(c)) {
+                continue; // dropped without splitting the word, as BERT's text cleaning does
+            }
+            if (isPunctuation(c) || isCjk(c)) {
                 flush(word, tokens);
-                tokens.add(String.valueOf(c));
+                tokens.add(new String(Character.toChars(c)));
             } else {
-                word.append(c);
+                word.appendCodePoint(c);
             }
         }
         flush(word, tokens);
         return tokens;
     }
 
-    private static boolean isPunctuation(char c) {
+    private static boolean isWhitespace(int c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == '\r' || Character.getType(c) == Character.SPACE_SEPARATOR;
+    }
+
+    private static boolean isControl(int c) {
+        int type = Character.getType(c);
+        return type == Character.CONTROL || type == Character.FORMAT;
+    }
+
+    /** The CJK Unified Ideographs blocks, as BERT's tokenizer lists them (not Hangul, Hiragana or Katakana). */
+    private static boolean isCjk(int c) {
+        return (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF) || (c >= 0x20000 && c <= 0x2A6DF)
+                || (c >= 0x2A700 && c <= 0x2B73F) || (c >= 0x2B740 && c <= 0x2B81F)
+                || (c >= 0x2B820 && c <= 0x2CEAF) || (c >= 0xF900 && c <= 0xFAFF) || (c >= 0x2F800 && c <= 0x2FA1F);
+    }
+
+    private static boolean isPunctuation(int c) {
         if ((c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96) || (c >= 123 && c <= 126)) {
             return true;
         }
@@ -131,18 +162,20 @@ public final class WordPieceTokenizer {
         }
     }
 
+    /** Greedy longest-match-first word pieces; a word with a piece not in the vocabulary becomes one [UNK]. */
     private void wordPieces(String word, List<Long> ids) {
-        if (word.length() > MAX_WORD_CHARS) {
+        int[] cps = word.codePoints().toArray();
+        if (cps.length > MAX_WORD_CHARS) {
             ids.add((long) unk);
             return;
         }
         List<Long> pieces = new ArrayList<>();
         int start = 0;
-        while (start < word.length()) {
-            int end = word.length();
+        while (start < cps.length) {
+            int end = cps.length;
             Integer found = null;
             while (start < end) {
-                String piece = (start > 0 ? "##" : "") + word.substring(start, end);
+                String piece = (start > 0 ? "##" : "") + new String(cps, start, end - start);
                 found = vocab.get(piece);
                 if (found != null) {
                     break;

@@ -1,0 +1,129 @@
+package io.ortex.runtime.internal;
+
+import io.ortex.api.Tensor;
+import io.ortex.api.spi.ComputeKernel;
+import io.ortex.api.spi.ExecutionProvider;
+import io.ortex.api.spi.FusedNode;
+import io.ortex.api.spi.GraphSupport;
+import io.ortex.api.spi.GraphView;
+import io.ortex.api.spi.NodeView;
+import io.ortex.api.spi.ValueView;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiConsumer;
+
+/**
+ * A test EP whose claims are given by the test, and whose kernels interpret Add, Mul and Relu on float tensors
+ * themselves (the smaller operand of a binary op repeats along the larger, enough for trailing-axis broadcasting).
+ * It records what it was asked to compile.
+ */
+final class FakeEp implements ExecutionProvider {
+    private final String name;
+    private final BiConsumer<GraphView, GraphSupport> claims;
+    final List<GraphView> compiledGraphs = new ArrayList<>();
+    final List<FusedNode> compiledNodes = new ArrayList<>();
+    final AtomicInteger computeCalls = new AtomicInteger();
+
+    FakeEp(String name, BiConsumer<GraphView, GraphSupport> claims) {
+        this.name = name;
+        this.claims = claims;
+    }
+
+    /** Finds a node of a graph by name. */
+    static NodeView node(GraphView graph, String nodeName) {
+        return graph.nodes().stream().filter(n -> n.name().equals(nodeName)).findFirst().orElseThrow();
+    }
+
+    /** Finds nodes of a graph by name, in the given order. */
+    static List<NodeView> nodes(GraphView graph, String... nodeNames) {
+        List<NodeView> out = new ArrayList<>();
+        for (String n : nodeNames) {
+            out.add(node(graph, n));
+        }
+        return out;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public void getCapability(GraphView graph, GraphSupport support) {
+        claims.accept(graph, support);
+    }
+
+    @Override
+    public List<ComputeKernel> compile(List<GraphView> graphs, List<FusedNode> fusedNodes) {
+        compiledGraphs.addAll(graphs);
+        compiledNodes.addAll(fusedNodes);
+        List<ComputeKernel> kernels = new ArrayList<>();
+        for (int i = 0; i < graphs.size(); i++) {
+            kernels.add(new Interpreter(graphs.get(i), fusedNodes.get(i)));
+        }
+        return kernels;
+    }
+
+    /** Runs a group's nodes one after the other on float arrays. */
+    private final class Interpreter implements ComputeKernel {
+        private final List<NodeView> nodes;
+        private final List<String> inputs;
+        private final List<String> outputs;
+        private final Map<String, Tensor> constants = new HashMap<>();
+
+        Interpreter(GraphView graph, FusedNode fused) {
+            this.nodes = graph.nodes();
+            this.inputs = fused.inputNames();
+            this.outputs = fused.outputNames();
+            for (NodeView n : nodes) {
+                for (ValueView v : n.inputs()) {
+                    if (v.isConstantInitializer()) {
+                        constants.put(v.name(), v.initializer().orElseThrow());
+                    }
+                }
+            }
+        }
+
+        @Override
+        public Tensor[] compute(io.ortex.api.spi.KernelContext context, Tensor[] in) {
+            computeCalls.incrementAndGet();
+            Map<String, Tensor> values = new HashMap<>(constants);
+            for (int i = 0; i < in.length; i++) {
+                values.put(inputs.get(i), in[i]);
+            }
+            for (NodeView n : nodes) {
+                Tensor a = values.get(n.inputs().get(0).name());
+                Tensor result;
+                if (n.opType().equals("Relu")) {
+                    float[] x = a.floats();
+                    float[] r = new float[x.length];
+                    for (int k = 0; k < r.length; k++) {
+                        r[k] = Math.max(0f, x[k]);
+                    }
+                    result = Tensor.ofFloats(r, a.shape());
+                } else {
+                    Tensor b = values.get(n.inputs().get(1).name());
+                    Tensor big = a.size() >= b.size() ? a : b;
+                    float[] x = a.floats();
+                    float[] y = b.floats();
+                    float[] r = new float[big.size()];
+                    for (int k = 0; k < r.length; k++) {
+                        float u = x[k % x.length];
+                        float w = y[k % y.length];
+                        r[k] = n.opType().equals("Add") ? u + w : u * w;
+                    }
+                    result = Tensor.ofFloats(r, big.shape());
+                }
+                values.put(n.outputs().get(0).name(), result);
+            }
+            Tensor[] out = new Tensor[outputs.size()];
+            for (int i = 0; i < out.length; i++) {
+                out[i] = values.get(outputs.get(i));
+            }
+            return out;
+        }
+    }
+}

@@ -1,0 +1,154 @@
+package io.ortex.runtime.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ortex.api.InvalidArgumentException;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+class IntraOpPoolTest {
+    private static void assertCoversOnce(IntraOpPool pool, int count, int minChunk) {
+        AtomicIntegerArray hits = new AtomicIntegerArray(Math.max(count, 0));
+        pool.parallelFor(count, minChunk, (from, to) -> {
+            assertTrue(0 <= from && from < to && to <= count, "chunk [" + from + ", " + to + ") of " + count);
+            for (int i = from; i < to; i++) {
+                hits.incrementAndGet(i);
+            }
+        });
+        for (int i = 0; i < count; i++) {
+            assertEquals(1, hits.get(i), "index " + i + " of " + count + " (minChunk " + minChunk + ")");
+        }
+    }
+
+    @Test
+    void coversEveryIndexExactlyOnce() {
+        for (int threads : new int[] {1, 2, 3, 8}) {
+            try (IntraOpPool pool = new IntraOpPool(threads)) {
+                assertEquals(threads, pool.intraOpThreads());
+                for (int count : new int[] {0, 1, 2, 7, 100, 1000, 4097}) {
+                    for (int minChunk : new int[] {0, 1, 3, 64, 5000}) {
+                        assertCoversOnce(pool, count, minChunk);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void aNegativeCountRunsNothing() {
+        try (IntraOpPool pool = new IntraOpPool(4)) {
+            pool.parallelFor(-5, 1, (from, to) -> {
+                throw new AssertionError("called with [" + from + ", " + to + ")");
+            });
+        }
+    }
+
+    @Test
+    void automaticThreadCountIsTheProcessorCount() {
+        try (IntraOpPool pool = new IntraOpPool(0)) {
+            assertEquals(Runtime.getRuntime().availableProcessors(), pool.intraOpThreads());
+            assertCoversOnce(pool, 999, 1);
+        }
+    }
+
+    @Test
+    void usesSeveralThreadsWhenThereIsEnoughWork() {
+        try (IntraOpPool pool = new IntraOpPool(4)) {
+            Set<Thread> seen = ConcurrentHashMap.newKeySet();
+            AtomicLong chunks = new AtomicLong();
+            pool.parallelFor(4000, 1, (from, to) -> {
+                seen.add(Thread.currentThread());
+                chunks.incrementAndGet();
+            });
+            assertEquals(4, chunks.get(), "one chunk per thread");
+            assertTrue(seen.size() >= 1);
+        }
+    }
+
+    @Test
+    void nestedCallsDoNotDeadlock() {
+        assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
+            try (IntraOpPool pool = new IntraOpPool(2)) {
+                AtomicIntegerArray hits = new AtomicIntegerArray(64 * 64 * 8);
+                pool.parallelFor(64, 1, (from, to) -> {
+                    for (int i = from; i < to; i++) {
+                        int outer = i;
+                        pool.parallelFor(64, 1, (f2, t2) -> {
+                            for (int j = f2; j < t2; j++) {
+                                int middle = j;
+                                pool.parallelFor(8, 1, (f3, t3) -> {
+                                    for (int k = f3; k < t3; k++) {
+                                        hits.incrementAndGet((outer * 64 + middle) * 8 + k);
+                                    }
+                                });
+                            }
+                        });
+                    }
+                });
+                for (int i = 0; i < hits.length(); i++) {
+                    assertEquals(1, hits.get(i), "index " + i);
+                }
+            }
+        });
+    }
+
+    @Test
+    void concurrentCallersShareThePool() {
+        assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
+            try (IntraOpPool pool = new IntraOpPool(3)) {
+                Thread[] callers = new Thread[6];
+                Throwable[] failure = new Throwable[1];
+                for (int t = 0; t < callers.length; t++) {
+                    callers[t] = new Thread(() -> {
+                        try {
+                            for (int r = 0; r < 200; r++) {
+                                assertCoversOnce(pool, 300 + r, 7);
+                            }
+                        } catch (Throwable e) {
+                            synchronized (failure) {
+                                failure[0] = e;
+                            }
+                        }
+                    });
+                    callers[t].start();
+                }
+                for (Thread t : callers) {
+                    t.join();
+                }
+                if (failure[0] != null) {
+                    throw failure[0];
+                }
+            }
+        });
+    }
+
+    @Test
+    void anExceptionInTheBodyReachesTheCaller() {
+        try (IntraOpPool pool = new IntraOpPool(4)) {
+            IllegalStateException e = assertThrows(IllegalStateException.class,
+                    () -> pool.parallelFor(1000, 1, (from, to) -> {
+                        if (from == 0) {
+                            throw new IllegalStateException("chunk failed");
+                        }
+                    }));
+            assertEquals("chunk failed", e.getMessage());
+            assertCoversOnce(pool, 1000, 1);
+        }
+    }
+
+    @Test
+    void refusesThreadCountsAForkJoinPoolCannotHave() {
+        for (int bad : new int[] {-1, IntraOpPool.MAX_THREADS + 1, Integer.MAX_VALUE}) {
+            InvalidArgumentException e = assertThrows(InvalidArgumentException.class, () -> new IntraOpPool(bad));
+            assertTrue(e.getMessage().contains("intra-op threads") && e.getMessage().contains(Integer.toString(bad)),
+                    e.getMessage());
+        }
+    }
+}

@@ -5,9 +5,9 @@
  */
 module io.ortex.onnx {
     requires transitive io.ortex.api;
-    requires transitive com.google.protobuf;
+    requires com.google.protobuf;
     requires static osgi.annotation;
 
-    exports io.ortex.onnx;
-    exports io.ortex.onnx.proto;
+    exports io.ortex.onnx to io.ortex.runtime, io.ortex.shell;
+    exports io.ortex.onnx.proto to io.ortex.runtime, io.ortex.shell;
 }

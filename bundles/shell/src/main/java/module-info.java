@@ -5,6 +5,7 @@
 module io.ortex.shell {
     requires io.ortex.api;
     requires io.ortex.onnx;
+    requires com.google.protobuf;
     requires com.fasterxml.jackson.core;
 
     exports io.ortex.shell;

@@ -1,6 +1,7 @@
 package io.ortex.api;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -12,6 +13,14 @@ import java.util.ServiceLoader;
  * an application creates its own with {@link #create()}. All methods are thread safe.
  */
 public interface Environment extends AutoCloseable {
+    /**
+     * Environment configuration key: {@code "1"} lets EP factories offer virtual devices ({@code is_virtual=1}) for
+     * cross-compilation (ONNX Runtime's key). Default {@code "0"}.
+     */
+    String ALLOW_VIRTUAL_DEVICES = "allow_virtual_devices";
+
+    /** A registration name ending in this lets that library's factories offer virtual devices. */
+    String VIRTUAL_SUFFIX = ".virtual";
 
     /**
      * Creates an environment with default configuration, using the runtime found on the class or module path.
@@ -81,6 +90,61 @@ public interface Environment extends AutoCloseable {
      * @return the session, which the caller must close
      */
     Session createSession(byte[] model, SessionOptions options);
+
+    /**
+     * Registers an EP library from a jar, loaded in its own class loader; its {@link io.ortex.api.spi.EpFactory}
+     * providers ({@code META-INF/services} or {@code provides}) are asked for their devices at once. A name ending
+     * in {@link #VIRTUAL_SUFFIX} lets its factories offer virtual devices.
+     *
+     * @param name the registration name, unique in this environment
+     * @param jar the jar file
+     * @throws InvalidArgumentException when the name is taken or the jar has no EP factory
+     */
+    void registerLibrary(String name, Path jar);
+
+    /**
+     * Unregisters an EP library at once, when no session holds any of its EPs; its factories are released and its
+     * class loader can be collected.
+     *
+     * @param name the registration name
+     * @throws InvalidArgumentException when no library has that name
+     * @throws EpInUseException when sessions hold its EPs; the exception lists them and the library stays
+     */
+    void unregisterLibrary(String name);
+
+    /**
+     * Unregisters an EP library, waiting for the sessions that hold its EPs to close. Its EP devices are withdrawn
+     * from selection at once; at the timeout the library is restored and the call fails.
+     *
+     * @param name the registration name
+     * @param timeout how long to wait for sessions to close
+     * @throws EpInUseException when sessions still hold its EPs at the timeout
+     */
+    void unregisterLibrary(String name, Duration timeout);
+
+    /**
+     * Asks an EP's factory whether it can use a hardware device.
+     *
+     * @param epName the EP name
+     * @param device the hardware device
+     * @return the details; {@link DeviceIncompatibility#COMPATIBLE} when the factory says nothing
+     * @throws InvalidArgumentException when no EP has that name
+     */
+    DeviceIncompatibility deviceIncompatibility(String epName, HardwareDevice device);
+
+    /**
+     * Adds a listener for EP devices arriving and leaving.
+     *
+     * @param listener the listener
+     */
+    void addEpDeviceListener(EpDeviceListener listener);
+
+    /**
+     * Removes a listener.
+     *
+     * @param listener the listener
+     */
+    void removeEpDeviceListener(EpDeviceListener listener);
 
     /** Closes the environment and the sessions still open in it. */
     @Override

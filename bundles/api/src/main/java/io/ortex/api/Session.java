@@ -12,6 +12,27 @@ import java.util.Map;
  */
 public interface Session extends AutoCloseable {
     /**
+     * Gets the session's id, unique in its environment, such as {@code s1}.
+     *
+     * @return the id
+     */
+    String id();
+
+    /**
+     * Gets where the model came from: its path, or {@code (bytes)}.
+     *
+     * @return the model's source
+     */
+    String modelSource();
+
+    /**
+     * Passes options to the session's EPs after creation (ONNX Runtime's {@code SetEpDynamicOptions}); each EP
+     * takes the keys it knows.
+     *
+     * @param options the options
+     */
+    void setEpDynamicOptions(Map<String, String> options);
+    /**
      * Gets the model's inputs, in graph order; initializers that are also listed as graph inputs are left out.
      *
      * @return the inputs

@@ -1,8 +1,11 @@
 package io.ortex.api.spi;
 
+import io.ortex.api.CompiledModelCompatibility;
+import io.ortex.api.DeviceIncompatibility;
 import io.ortex.api.HardwareDevice;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The entry point of an execution-provider library, the counterpart of ONNX Runtime's {@code OrtEpFactory}.
@@ -65,4 +68,37 @@ public interface EpFactory {
      * @param ep the EP
      */
     void releaseEp(ExecutionProvider ep);
+
+    /**
+     * Judges whether a model this EP compiled earlier suits the given devices, from the compatibility string the EP
+     * wrote into the model ({@link ExecutionProvider#compatibilityInfo}). Default: {@code NOT_APPLICABLE}.
+     *
+     * @param devices the hardware devices the model would run on
+     * @param compatibilityInfo the string stored in the model's metadata
+     * @return the verdict
+     */
+    default CompiledModelCompatibility validateCompiledModelCompatibility(List<HardwareDevice> devices,
+                                                                         String compatibilityInfo) {
+        return CompiledModelCompatibility.NOT_APPLICABLE;
+    }
+
+    /**
+     * Explains why this EP cannot use a device. Default: compatible.
+     *
+     * @param device the hardware device
+     * @return the details
+     */
+    default DeviceIncompatibility deviceIncompatibility(HardwareDevice device) {
+        return DeviceIncompatibility.COMPATIBLE;
+    }
+
+    /**
+     * Gets the data transfer between host memory and this EP's memory, for EPs whose
+     * {@link ExecutionProvider#memoryDevice()} is not host memory. Default: none.
+     *
+     * @return the data transfer, or empty
+     */
+    default Optional<DataTransfer> dataTransfer() {
+        return Optional.empty();
+    }
 }

@@ -1,6 +1,8 @@
 package io.ortex.api.spi;
 
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
 /**
  * An execution provider instance owned by one session, the counterpart of ONNX Runtime's {@code OrtEp}.
@@ -43,5 +45,61 @@ public interface ExecutionProvider {
      */
     default boolean isConcurrentRunSupported() {
         return true;
+    }
+
+    /**
+     * Gets the layout the EP prefers. The runtime does not rewrite layouts: an EP that prefers NHWC sees ONNX's NCHW
+     * graph and converts inside its kernels. Default: NCHW.
+     *
+     * @return the preferred layout
+     */
+    default DataLayout preferredDataLayout() {
+        return DataLayout.NCHW;
+    }
+
+    /**
+     * Gets the memory the EP's kernels read and write. Default: host memory.
+     *
+     * @return the memory device
+     */
+    default MemoryDevice memoryDevice() {
+        return MemoryDevice.CPU;
+    }
+
+    /**
+     * Takes options after session creation ({@link io.ortex.api.Session#setEpDynamicOptions}). Keys the EP does not
+     * know are ignored. Default: ignores all.
+     *
+     * @param options the options
+     */
+    default void setDynamicOptions(Map<String, String> options) {
+    }
+
+    /**
+     * Called before each run of the session. Default: nothing.
+     *
+     * @param runConfig the run's configuration entries
+     */
+    default void onRunStart(Map<String, String> runConfig) {
+    }
+
+    /**
+     * Called after each run of the session, also when it failed. Default: nothing.
+     *
+     * @param runConfig the run's configuration entries
+     */
+    default void onRunEnd(Map<String, String> runConfig) {
+    }
+
+    /**
+     * Describes what the EP compiled a graph for, to be stored in a compiled model's metadata under
+     * {@code ep_compatibility_info.<EP name>} and judged later by
+     * {@link EpFactory#validateCompiledModelCompatibility}. Default: none.
+     *
+     * @param graph the graph being compiled
+     * @return the compatibility string, or empty
+     */
+    default Optional<String> compatibilityInfo(GraphView graph) {
+        return Optional.empty();
     }
 }

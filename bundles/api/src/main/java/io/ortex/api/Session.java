@@ -7,8 +7,8 @@ import java.util.Map;
 /**
  * A model loaded, partitioned among execution providers and compiled, ready to run.
  *
- * <p>{@link #run} may be called from many threads at once. {@link #close()} waits for nothing: it must not be
- * called while runs are in flight, and it releases every EP the session holds.
+ * <p>{@link #run} may be called from many threads at once. {@link #close()} waits for the runs in flight, then
+ * releases every EP the session holds; the EP libraries it used can then be unregistered.
  */
 public interface Session extends AutoCloseable {
     /**
@@ -87,7 +87,10 @@ public interface Session extends AutoCloseable {
      */
     Map<String, String> modelMetadata();
 
-    /** Releases the EPs and compiled kernels of this session. Closing twice does nothing. */
+    /**
+     * Waits for runs in flight, then releases the EPs and compiled kernels of this session. Closing twice does
+     * nothing; a run after close throws.
+     */
     @Override
     void close();
 }

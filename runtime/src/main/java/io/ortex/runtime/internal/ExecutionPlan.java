@@ -4,8 +4,10 @@ import io.ortex.api.ErrorCode;
 import io.ortex.api.OrtexException;
 import io.ortex.api.Tensor;
 import io.ortex.api.spi.ComputeKernel;
+import io.ortex.api.spi.DataTransfer;
 import io.ortex.api.spi.FusedNode;
 import io.ortex.api.spi.KernelContext;
+import io.ortex.api.spi.MemoryDevice;
 import io.ortex.api.spi.NodeView;
 import io.ortex.api.spi.ValueView;
 import java.util.ArrayList;
@@ -16,19 +18,49 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The compiled partitions of a session in an order that respects their dependencies, and the bookkeeping that lets
- * a run free each intermediate tensor after its last reader. Immutable; one plan serves every run.
+ * The compiled partitions of one graph in an order that respects their dependencies, the bookkeeping that lets a
+ * run free each intermediate tensor after its last reader, and the copies between memory devices where a value
+ * produced in one EP's memory is read by an EP working in another. Immutable; one plan serves every run.
  */
 final class ExecutionPlan {
-    /** One compiled partition: its kernel, where its inputs come from, and what can be freed after it. */
+    /**
+     * One compiled partition: its kernel, where its inputs come from, what must be copied to its memory first, and
+     * what can be freed after it.
+     */
     record Step(String name, String ep, ComputeKernel kernel, String[] inputs, String[] outputs,
-                String[] freeAfter) {
+                String[] freeAfter, Copy[] copies) {
+    }
+
+    /**
+     * A copy of an input from the memory it was produced in to the memory of the EP that reads it.
+     *
+     * @param transfer the data transfer that copies it
+     * @param source where the value is
+     * @param target where the reader needs it
+     */
+    record Copy(DataTransfer transfer, MemoryDevice source, MemoryDevice target) {
+    }
+
+    /** Finds the data transfer between two memory devices. */
+    @FunctionalInterface
+    interface Transfers {
+        /**
+         * Finds a transfer.
+         *
+         * @param source where a value is
+         * @param target where it must go
+         * @return the transfer
+         * @throws OrtexException when no EP of the session can copy between them
+         */
+        DataTransfer find(MemoryDevice source, MemoryDevice target);
     }
 
     private final List<Step> steps;
+    private final Map<String, Copy> outputCopies;
 
-    private ExecutionPlan(List<Step> steps) {
+    private ExecutionPlan(List<Step> steps, Map<String, Copy> outputCopies) {
         this.steps = steps;
+        this.outputCopies = outputCopies;
     }
 
     /**
@@ -36,10 +68,19 @@ final class ExecutionPlan {
      *
      * @param fused the fused nodes with their EP names and kernels, in any order
      * @param keep values never freed during a run (graph outputs, constants)
+     * @param graphOutputs the graph's outputs, which callers receive in host memory
+     * @param transfers finds the copies between memory devices
      * @return the plan
      */
-    static ExecutionPlan build(List<Compiled> fused, Set<String> keep) {
+    static ExecutionPlan build(List<Compiled> fused, Set<String> keep, List<String> graphOutputs,
+                               Transfers transfers) {
         List<Compiled> ordered = order(fused);
+        Map<String, MemoryDevice> placed = new HashMap<>();
+        for (Compiled c : ordered) {
+            for (String out : c.node().outputNames()) {
+                placed.put(out, c.device());
+            }
+        }
         Map<String, Integer> lastUse = new HashMap<>();
         for (int i = 0; i < ordered.size(); i++) {
             for (String in : ordered.get(i).node().inputNames()) {
@@ -60,14 +101,31 @@ final class ExecutionPlan {
                     free.add(out);
                 }
             }
+            Copy[] copies = new Copy[c.node().inputNames().size()];
+            for (int k = 0; k < copies.length; k++) {
+                MemoryDevice from = placed.getOrDefault(c.node().inputNames().get(k), MemoryDevice.CPU);
+                if (!from.equals(c.device())) {
+                    copies[k] = new Copy(transfers.find(from, c.device()), from, c.device());
+                }
+            }
             steps.add(new Step(c.node().name(), c.ep(), c.kernel(), c.node().inputNames().toArray(String[]::new),
-                    c.node().outputNames().toArray(String[]::new), free.toArray(String[]::new)));
+                    c.node().outputNames().toArray(String[]::new), free.toArray(String[]::new), copies));
         }
-        return new ExecutionPlan(List.copyOf(steps));
+        Map<String, Copy> outputCopies = new HashMap<>();
+        for (String out : graphOutputs) {
+            MemoryDevice from = placed.getOrDefault(out, MemoryDevice.CPU);
+            if (!from.equals(MemoryDevice.CPU)) {
+                outputCopies.put(out, new Copy(transfers.find(from, MemoryDevice.CPU), from, MemoryDevice.CPU));
+            }
+        }
+        return new ExecutionPlan(List.copyOf(steps), Map.copyOf(outputCopies));
     }
 
-    /** A compiled group: its fused node, its EP's name, its kernel, and the position of its first node. */
-    record Compiled(FusedNode node, String ep, ComputeKernel kernel, int firstNode) {
+    /**
+     * A compiled group: its fused node, its EP's name and memory device, its kernel, and the position of its first
+     * node in the graph.
+     */
+    record Compiled(FusedNode node, String ep, MemoryDevice device, ComputeKernel kernel, int firstNode) {
     }
 
     /** Topological order of the groups, preferring the group whose first node comes first. */
@@ -113,6 +171,18 @@ final class ExecutionPlan {
     }
 
     /**
+     * Brings a graph output into host memory when the EP that produced it works in its own memory.
+     *
+     * @param name the output's name
+     * @param value the value as produced
+     * @return the value in host memory
+     */
+    Tensor toHost(String name, Tensor value) {
+        Copy copy = outputCopies.get(name);
+        return copy == null || value == null ? value : copy.transfer().copy(value, copy.source(), copy.target());
+    }
+
+    /**
      * Runs every step.
      *
      * @param values the graph inputs and constants, by name; filled with every value computed
@@ -123,6 +193,10 @@ final class ExecutionPlan {
             Tensor[] in = new Tensor[s.inputs().length];
             for (int i = 0; i < in.length; i++) {
                 in[i] = values.get(s.inputs()[i]);
+                Copy copy = s.copies()[i];
+                if (copy != null && in[i] != null) {
+                    in[i] = copy.transfer().copy(in[i], copy.source(), copy.target());
+                }
             }
             Tensor[] out = s.kernel().compute(context, in);
             if (out == null || out.length != s.outputs().length) {

@@ -6,14 +6,10 @@ import io.ortex.api.InvalidArgumentException;
 import io.ortex.api.NodeAssignment;
 import io.ortex.api.OrtexException;
 import io.ortex.api.Session;
-import io.ortex.api.SessionOptions;
 import io.ortex.api.Tensor;
 import io.ortex.api.TensorInfo;
-import io.ortex.api.spi.ComputeKernel;
-import io.ortex.api.spi.ExecutionProvider;
-import io.ortex.api.spi.FusedNode;
 import io.ortex.api.spi.GraphView;
-import io.ortex.api.spi.NodeView;
+import io.ortex.api.spi.KernelContext;
 import io.ortex.api.spi.ValueView;
 import io.ortex.onnx.Graph;
 import io.ortex.onnx.OnnxModel;
@@ -26,41 +22,39 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
-import java.util.function.Consumer;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
- * A session of the runtime: the model partitioned among its EPs, each EP's groups compiled, and a plan that runs
- * them. {@link #run} is thread safe: every run has its own value table, and kernels are shared read-only.
+ * A session of the runtime: the model partitioned among its EPs, each EP's groups compiled, and one plan per graph.
+ * {@link #run} is thread safe: every run has its own value table and kernels are shared read-only; when an EP says
+ * its kernels cannot run concurrently, runs are serialized. {@link #close()} waits for runs in flight, then releases
+ * the EPs and the session's leases on their libraries.
  */
 final class InferenceSession implements Session {
-    private static final System.Logger LOG = System.getLogger(InferenceSession.class.getName());
-
+    private final String id;
     private final OnnxModel model;
-    private final List<EpInstance> eps;
-    private final ExecutionPlan plan;
-    private final Map<String, Tensor> constants;
+    private final SessionCompiler.Result compiled;
+    private final GraphPlan main;
     private final Map<String, TensorInfo> inputs;
     private final Set<String> optionalInputs;
     private final List<TensorInfo> outputs;
-    private final List<NodeAssignment> assignment;
     private final IntraOpPool intraOp;
-    private final Consumer<InferenceSession> onClose;
+    private final Runnable onClose;
+    private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
+    private final ReentrantLock serial;
     private volatile boolean closed;
 
-    /** An EP created for this session, with the factory that must release it. */
-    private record EpInstance(EpBinding binding, ExecutionProvider ep, List<ComputeKernel> kernels) {
-    }
-
-    private InferenceSession(OnnxModel model, List<EpInstance> eps, ExecutionPlan plan, Map<String, Tensor> constants,
-                             List<NodeAssignment> assignment, IntraOpPool intraOp, Consumer<InferenceSession> onClose) {
+    InferenceSession(String id, OnnxModel model, SessionCompiler.Result compiled, IntraOpPool intraOp,
+                     Runnable onClose) {
+        this.id = id;
         this.model = model;
-        this.eps = eps;
-        this.plan = plan;
-        this.constants = constants;
-        this.assignment = assignment;
+        this.compiled = compiled;
+        this.main = compiled.plans().get(model.graph());
         this.intraOp = intraOp;
         this.onClose = onClose;
+        boolean concurrent = compiled.eps().stream().allMatch(e -> e.ep().isConcurrentRunSupported());
+        this.serial = concurrent ? null : new ReentrantLock();
         Map<String, TensorInfo> in = new LinkedHashMap<>();
         Set<String> optional = new HashSet<>();
         for (ValueView v : model.graph().inputs()) {
@@ -79,101 +73,52 @@ final class InferenceSession implements Session {
     }
 
     /**
-     * Creates a session: creates the EPs, partitions the main graph, compiles each EP's groups and builds the plan.
-     * On failure every EP created so far is released.
+     * Compiles a model with the given EPs and creates the session; on failure nothing is left behind.
+     *
+     * @param id the session's id
+     * @param model the model
+     * @param config the session configuration, EP options included
+     * @param threads intra-op threads (0 for one per processor)
+     * @param bindings the EPs in priority order
+     * @param onClose called once the session has released its EPs
+     * @return the session
      */
-    static InferenceSession create(OnnxModel model, SessionOptions options, List<EpBinding> bindings,
-                                   Consumer<InferenceSession> onClose) {
-        Map<String, String> config = Map.copyOf(options.config());
-        List<EpInstance> created = new ArrayList<>();
-        IntraOpPool pool = new IntraOpPool(options.intraOpThreads());
+    static InferenceSession create(String id, OnnxModel model, Map<String, String> config, int threads,
+                                   List<EpBinding> bindings, Runnable onClose) {
+        IntraOpPool pool = new IntraOpPool(threads);
         try {
-            List<ExecutionProvider> eps = new ArrayList<>();
-            for (EpBinding b : bindings) {
-                ExecutionProvider ep = b.factory().createEp(b.devices(), config);
-                created.add(new EpInstance(b, ep, new ArrayList<>()));
-                eps.add(ep);
-            }
-            Graph graph = model.graph();
-            List<Partitioner.Group> groups = Partitioner.partition(graph, eps,
-                    (level, msg) -> LOG.log(level, model.describe() + ": " + msg));
-            String prefixHash = modelHash(model);
-            List<ExecutionPlan.Compiled> compiled = new ArrayList<>();
-            Map<NodeView, String[]> where = new HashMap<>();
-            int counter = 0;
-            Map<String, Integer> perEp = new HashMap<>();
-            for (EpInstance inst : created) {
-                List<GraphView> views = new ArrayList<>();
-                List<FusedNode> fused = new ArrayList<>();
-                List<Partitioner.Group> mine = new ArrayList<>();
-                for (Partitioner.Group g : groups) {
-                    if (g.ep() != inst.ep()) {
-                        continue;
-                    }
-                    int n = perEp.merge(inst.ep().name(), 1, Integer::sum) - 1;
-                    String metadef = inst.ep().name() + "_" + prefixHash + "_" + n;
-                    String name = inst.ep().name() + "_" + metadef + "_" + counter++;
-                    GroupGraphView view = new GroupGraphView(graph, metadef, g.nodes(), g.options());
-                    views.add(view);
-                    fused.add(new FusedNodeImpl(name, ExecutionPlan.names(view.inputs()),
-                            ExecutionPlan.names(view.outputs())));
-                    mine.add(g);
-                }
-                if (views.isEmpty()) {
-                    continue;
-                }
-                List<ComputeKernel> kernels = inst.ep().compile(views, fused);
-                if (kernels == null || kernels.size() != views.size() || kernels.contains(null)) {
-                    throw new OrtexException(ErrorCode.FAIL, "EP " + inst.ep().name() + " compiled "
-                            + (kernels == null ? "nothing" : kernels.size() + " kernels") + " for " + views.size()
-                            + " partitions");
-                }
-                inst.kernels().addAll(kernels);
-                for (int i = 0; i < views.size(); i++) {
-                    compiled.add(new ExecutionPlan.Compiled(fused.get(i), inst.ep().name(), kernels.get(i),
-                            ExecutionPlan.firstIndex(graph.nodes(), mine.get(i).nodes())));
-                    for (NodeView n : mine.get(i).nodes()) {
-                        where.put(n, new String[] {inst.ep().name(), fused.get(i).name()});
-                    }
-                }
-            }
-            Map<String, Tensor> constants = new HashMap<>();
-            for (ValueView v : graph.initializers()) {
-                constants.put(v.name(), v.initializer().orElseThrow());
-            }
-            Set<String> keep = new HashSet<>(constants.keySet());
-            for (ValueView v : graph.outputs()) {
-                keep.add(v.name());
-            }
-            ExecutionPlan plan = ExecutionPlan.build(compiled, keep);
-            List<NodeAssignment> assignment = new ArrayList<>();
-            for (NodeView n : graph.nodes()) {
-                String[] w = where.get(n);
-                assignment.add(new NodeAssignment(n.displayName(), Partitioner.opName(n), w[0], w[1]));
-            }
-            return new InferenceSession(model, List.copyOf(created), plan, Collections.unmodifiableMap(constants),
-                    List.copyOf(assignment), pool, onClose);
-        } catch (RuntimeException e) {
-            release(created);
+            return new InferenceSession(id, model, SessionCompiler.compile(model, config, bindings), pool, onClose);
+        } catch (RuntimeException | Error e) {
             pool.close();
             throw e;
         }
     }
 
-    /** A short deterministic hash of the model, as ONNX Runtime uses in fused-node names. */
-    private static String modelHash(OnnxModel model) {
-        StringBuilder key = new StringBuilder();
-        if (model.path().isPresent()) {
-            key.append(model.path().get());
-        } else {
-            model.graph().inputs().forEach(v -> key.append(v.name()).append(','));
-            model.graph().nodes().forEach(n -> n.outputs().forEach(v -> key.append(v == null ? "" : v.name())));
-        }
-        int h = 0x811c9dc5;
-        for (int i = 0; i < key.length(); i++) {
-            h = (h ^ key.charAt(i)) * 0x01000193;
-        }
-        return Integer.toUnsignedString(h);
+    /**
+     * Creates a session outside an environment, as tests do.
+     *
+     * @param model the model
+     * @param options the session options (configuration and threads)
+     * @param bindings the EPs in priority order
+     * @param onClose called with the session once it has released its EPs
+     * @return the session
+     */
+    static InferenceSession create(OnnxModel model, io.ortex.api.SessionOptions options, List<EpBinding> bindings,
+                                   java.util.function.Consumer<InferenceSession> onClose) {
+        InferenceSession[] self = new InferenceSession[1];
+        self[0] = create("test", model, Map.copyOf(options.config()), options.intraOpThreads(), bindings,
+                () -> onClose.accept(self[0]));
+        return self[0];
+    }
+
+    @Override
+    public String id() {
+        return id;
+    }
+
+    @Override
+    public String modelSource() {
+        return model.path().map(Object::toString).orElse("(bytes)");
     }
 
     @Override
@@ -201,27 +146,92 @@ final class InferenceSession implements Session {
 
     @Override
     public Map<String, Tensor> run(Map<String, Tensor> feeds, Collection<String> outputNames) {
-        if (closed) {
-            throw new OrtexException(ErrorCode.FAIL, "the session is closed");
-        }
         checkFeeds(feeds);
         for (String name : outputNames) {
             if (outputs.stream().noneMatch(o -> o.name().equals(name))) {
                 throw new InvalidArgumentException("the model has no output '" + name + "'");
             }
         }
-        Map<String, Tensor> values = new HashMap<>(constants);
-        values.putAll(feeds);
-        plan.execute(values, intraOp);
-        Map<String, Tensor> result = new LinkedHashMap<>();
-        for (String name : outputNames) {
-            Tensor t = values.get(name);
-            if (t == null) {
-                throw new OrtexException(ErrorCode.RUNTIME_EXCEPTION, "output '" + name + "' was not computed");
-            }
-            result.put(name, t);
+        if (!lifecycle.readLock().tryLock()) {
+            throw new OrtexException(ErrorCode.FAIL, "session " + id + " is closing");
         }
-        return result;
+        try {
+            if (closed) {
+                throw new OrtexException(ErrorCode.FAIL, "session " + id + " is closed");
+            }
+            if (serial != null) {
+                serial.lock();
+            }
+            try {
+                return runMain(feeds, outputNames);
+            } finally {
+                if (serial != null) {
+                    serial.unlock();
+                }
+            }
+        } finally {
+            lifecycle.readLock().unlock();
+        }
+    }
+
+    private Map<String, Tensor> runMain(Map<String, Tensor> feeds, Collection<String> outputNames) {
+        Map<String, String> runConfig = Map.of();
+        List<EpInstance> started = new ArrayList<>();
+        try {
+            for (EpInstance e : compiled.eps()) {
+                e.ep().onRunStart(runConfig);
+                started.add(e);
+            }
+            Map<String, Tensor> all = runGraph(main, feeds, new RunContext());
+            Map<String, Tensor> result = new LinkedHashMap<>();
+            for (String name : outputNames) {
+                Tensor t = all.get(name);
+                if (t == null) {
+                    throw new OrtexException(ErrorCode.RUNTIME_EXCEPTION, "output '" + name + "' was not computed");
+                }
+                result.put(name, t);
+            }
+            return result;
+        } finally {
+            for (EpInstance e : started) {
+                e.ep().onRunEnd(runConfig);
+            }
+        }
+    }
+
+    /** Runs one graph's plan on the given values and returns its outputs, in host memory. */
+    private Map<String, Tensor> runGraph(GraphPlan plan, Map<String, Tensor> feeds, RunContext context) {
+        Map<String, Tensor> values = new HashMap<>(plan.constants());
+        values.putAll(feeds);
+        plan.plan().execute(values, context);
+        Map<String, Tensor> out = new LinkedHashMap<>();
+        for (String name : plan.outputs()) {
+            out.put(name, plan.plan().toHost(name, values.get(name)));
+        }
+        return out;
+    }
+
+    /** The kernels' view of one run: the intra-op threads, and nested subgraphs run through their own plans. */
+    private final class RunContext implements KernelContext {
+        @Override
+        public int intraOpThreads() {
+            return intraOp.intraOpThreads();
+        }
+
+        @Override
+        public void parallelFor(int count, int minChunk, RangeBody body) {
+            intraOp.parallelFor(count, minChunk, body);
+        }
+
+        @Override
+        public Map<String, Tensor> runSubgraph(GraphView subgraph, Map<String, Tensor> values) {
+            GraphPlan plan = subgraph instanceof Graph g ? compiled.plans().get(g) : null;
+            if (plan == null) {
+                throw new InvalidArgumentException("subgraph '" + subgraph.name() + "' does not belong to session "
+                        + id);
+            }
+            return runGraph(plan, values, this);
+        }
     }
 
     private void checkFeeds(Map<String, Tensor> feeds) {
@@ -260,66 +270,53 @@ final class InferenceSession implements Session {
         }
     }
 
-    /** The session's plan, for tests of value lifetimes. */
+    /** The main graph's plan, for tests of value lifetimes. */
     ExecutionPlan plan() {
-        return plan;
+        return main.plan();
     }
 
     @Override
     public List<String> executionProviders() {
         List<String> names = new ArrayList<>();
-        eps.forEach(e -> names.add(e.ep().name()));
+        compiled.eps().forEach(e -> names.add(e.ep().name()));
         return names;
     }
 
     @Override
     public List<NodeAssignment> assignment() {
-        return assignment;
+        return compiled.assignment();
     }
 
     @Override
     public Map<String, String> modelMetadata() {
-        Map<String, String> m = new TreeMap<>(model.metadata());
-        var p = model.proto();
-        if (!p.getProducerName().isEmpty()) {
-            m.put("producer_name", p.getProducerName());
+        return ModelMetadata.of(model);
+    }
+
+    @Override
+    public void setEpDynamicOptions(Map<String, String> options) {
+        for (EpInstance e : compiled.eps()) {
+            e.ep().setDynamicOptions(Map.copyOf(options));
         }
-        if (!p.getGraph().getName().isEmpty()) {
-            m.put("graph_name", p.getGraph().getName());
-        }
-        if (!p.getDomain().isEmpty()) {
-            m.put("domain", p.getDomain());
-        }
-        return Collections.unmodifiableMap(m);
     }
 
     @Override
     public void close() {
-        synchronized (this) {
+        lifecycle.writeLock().lock();
+        try {
             if (closed) {
                 return;
             }
             closed = true;
+        } finally {
+            lifecycle.writeLock().unlock();
         }
-        release(eps);
+        SessionCompiler.release(compiled.eps());
         intraOp.close();
-        onClose.accept(this);
+        onClose.run();
     }
 
-    private static void release(List<EpInstance> instances) {
-        for (EpInstance inst : instances) {
-            for (ComputeKernel k : inst.kernels()) {
-                try {
-                    k.close();
-                } catch (RuntimeException e) {
-                    LOG.log(System.Logger.Level.WARNING, "closing a kernel of " + inst.ep().name() + " failed", e);
-                }
-            }
-            try {
-                inst.binding().factory().releaseEp(inst.ep());
-            } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.WARNING, "releasing EP " + inst.ep().name() + " failed", e);
-            }
-        }
+    @Override
+    public String toString() {
+        return "session " + id + " (" + modelSource() + ")";
     }
 }

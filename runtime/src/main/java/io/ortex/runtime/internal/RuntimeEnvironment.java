@@ -1,87 +1,87 @@
 package io.ortex.runtime.internal;
 
+import io.ortex.api.DeviceIncompatibility;
 import io.ortex.api.EpDevice;
+import io.ortex.api.EpDeviceListener;
 import io.ortex.api.Environment;
+import io.ortex.api.ErrorCode;
 import io.ortex.api.HardwareDevice;
 import io.ortex.api.InvalidArgumentException;
 import io.ortex.api.OrtexException;
-import io.ortex.api.ErrorCode;
 import io.ortex.api.Session;
 import io.ortex.api.SessionOptions;
 import io.ortex.api.spi.EpFactory;
 import io.ortex.api.spi.SupportedDevice;
 import io.ortex.onnx.ModelReader;
 import io.ortex.onnx.OnnxModel;
+import java.io.IOException;
+import java.net.MalformedURLException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.ServiceConfigurationError;
+import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.regex.Pattern;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The runtime's {@link Environment}: the hardware devices, the EP factories and their EP devices, and the sessions
- * open in it. Thread safe.
+ * The runtime's {@link Environment}: hardware devices, the EP registry with its libraries and leases, and the
+ * sessions open in it. Thread safe.
  */
 final class RuntimeEnvironment implements Environment {
     /** The name of the built-in CPU EP, always the fallback. */
     static final String CPU_EP = "CPUExecutionProvider";
 
-    private static final Pattern SEMVER = Pattern.compile(
-            "(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(-[0-9A-Za-z.-]+)?(\\+[0-9A-Za-z.-]+)?");
-
     private final Map<String, String> config;
-    private final List<HardwareDevice> hardware;
-    private final Map<String, EpFactory> factories = new LinkedHashMap<>();
-    private final List<EpDevice> epDevices = new ArrayList<>();
+    private final EpRegistry registry;
+    private final EpSelector selector;
     private final Set<InferenceSession> sessions = ConcurrentHashMap.newKeySet();
+    private final AtomicLong sessionCounter = new AtomicLong();
     private volatile boolean closed;
 
-    RuntimeEnvironment(Map<String, String> config, List<HardwareDevice> hardware, List<EpFactory> factoryList) {
+    /**
+     * Creates an environment and registers the built-in factories, each as a library named after its EP.
+     *
+     * @param config the environment configuration
+     * @param hardware the hardware devices
+     * @param builtIn the factories found on the class or module path
+     */
+    RuntimeEnvironment(Map<String, String> config, List<HardwareDevice> hardware, List<EpFactory> builtIn) {
         this.config = Map.copyOf(config);
-        this.hardware = List.copyOf(hardware);
-        for (EpFactory f : factoryList) {
-            if (factories.putIfAbsent(f.name(), f) != null) {
-                throw new OrtexException(ErrorCode.FAIL, "two EP factories are named '" + f.name() + "'");
-            }
-            epDevices.addAll(devicesOf(f));
+        this.registry = new EpRegistry(config, hardware);
+        this.selector = new EpSelector(CPU_EP, this::vendorIdOf);
+        for (EpFactory f : builtIn) {
+            registry.register(f.name(), List.of(f), null);
         }
     }
 
-    private List<EpDevice> devicesOf(EpFactory f) {
-        if (!SEMVER.matcher(f.version()).matches()) {
-            throw new OrtexException(ErrorCode.INVALID_ARGUMENT, "EP factory '" + f.name() + "' has version '"
-                    + f.version() + "', which is not SemVer 2.0");
+    private int vendorIdOf(String epName) {
+        try {
+            return registry.factory(epName).vendorId();
+        } catch (OrtexException e) {
+            return 0;
         }
-        List<EpDevice> out = new ArrayList<>();
-        for (SupportedDevice d : f.supportedDevices(hardware, config)) {
-            if (d.epMetadata().containsKey(EpDevice.VERSION)) {
-                throw new OrtexException(ErrorCode.INVALID_ARGUMENT, "EP factory '" + f.name()
-                        + "' must not set the 'version' metadata itself");
-            }
-            Map<String, String> metadata = new LinkedHashMap<>(d.epMetadata());
-            metadata.put(EpDevice.VERSION, f.version());
-            out.add(new EpDevice(f.name(), f.vendor(), metadata, d.epOptions(), d.device()));
-        }
-        return out;
     }
 
     @Override
     public List<HardwareDevice> hardwareDevices() {
-        return hardware;
+        return registry.hardware();
     }
 
     @Override
     public List<EpDevice> epDevices() {
-        return Collections.unmodifiableList(epDevices);
+        return registry.activeDevices();
     }
 
     @Override
     public Map<String, String> config() {
-        return config;
+        return registry.effectiveConfig();
     }
 
     @Override
@@ -98,23 +98,117 @@ final class RuntimeEnvironment implements Environment {
     }
 
     private Session open(OnnxModel model, SessionOptions options) {
-        EpFactory cpu = factories.get(CPU_EP);
-        if (cpu == null) {
-            throw new OrtexException(ErrorCode.EP_UNAVAILABLE, "the CPU EP (" + CPU_EP + ") is not installed");
-        }
-        List<SupportedDevice> cpuDevices = new ArrayList<>();
-        for (EpDevice d : epDevices) {
-            if (d.epName().equals(CPU_EP)) {
-                cpuDevices.add(new SupportedDevice(d.device(), Map.of(), d.epOptions()));
+        EpSelector.Selection selection = selector.select(options, registry.activeDevices(), ModelMetadata.of(model));
+        String id = "s" + sessionCounter.incrementAndGet();
+        SessionLease lease = new SessionLease(id, model.path().map(Object::toString).orElse("(bytes)"));
+        List<String> epNames = selection.choices().stream().map(EpSelector.Choice::epName).toList();
+        Map<String, EpFactory> factories = registry.acquire(lease, epNames);
+        try {
+            List<EpBinding> bindings = new ArrayList<>();
+            for (EpSelector.Choice c : selection.choices()) {
+                List<SupportedDevice> devices = new ArrayList<>();
+                for (EpDevice d : c.devices()) {
+                    devices.add(new SupportedDevice(d.device(), d.epMetadata(), d.epOptions()));
+                }
+                bindings.add(new EpBinding(factories.get(c.epName()), devices));
             }
+            InferenceSession[] self = new InferenceSession[1];
+            self[0] = InferenceSession.create(id, model, selection.config(), options.intraOpThreads(), bindings,
+                    () -> {
+                        sessions.remove(self[0]);
+                        registry.release(lease);
+                    });
+            sessions.add(self[0]);
+            return self[0];
+        } catch (RuntimeException | Error e) {
+            registry.release(lease);
+            throw e;
         }
-        if (options.intraOpThreads() < 0) {
-            throw new InvalidArgumentException("intra-op threads must not be negative");
+    }
+
+    @Override
+    public void registerLibrary(String name, Path jar) {
+        checkOpen();
+        if (name == null || name.isBlank()) {
+            throw new InvalidArgumentException("an EP library needs a registration name");
         }
-        InferenceSession session = InferenceSession.create(model, options,
-                List.of(new EpBinding(cpu, cpuDevices)), sessions::remove);
-        sessions.add(session);
-        return session;
+        if (jar == null || !Files.isRegularFile(jar)) {
+            throw new InvalidArgumentException(ErrorCode.NO_SUCH_FILE, "EP library '" + name + "': " + jar
+                    + " is not a jar file", null);
+        }
+        URLClassLoader loader;
+        try {
+            loader = new URLClassLoader("ortex-ep-" + name, new URL[] {jar.toUri().toURL()},
+                    EpFactory.class.getClassLoader());
+        } catch (MalformedURLException e) {
+            throw new InvalidArgumentException(ErrorCode.INVALID_ARGUMENT, "EP library '" + name + "': bad path "
+                    + jar, e);
+        }
+        try {
+            List<EpFactory> factories = new ArrayList<>();
+            for (ServiceLoader.Provider<EpFactory> p : ServiceLoader.load(EpFactory.class, loader).stream().toList()) {
+                if (p.type().getClassLoader() == loader) {
+                    factories.add(p.get());
+                }
+            }
+            if (factories.isEmpty()) {
+                throw new InvalidArgumentException("EP library '" + name + "': " + jar + " declares no "
+                        + EpFactory.class.getName() + " provider in META-INF/services");
+            }
+            registry.register(name, factories, loader);
+        } catch (ServiceConfigurationError e) {
+            closeQuietly(loader);
+            throw new InvalidArgumentException(ErrorCode.INVALID_ARGUMENT, "EP library '" + name + "': "
+                    + e.getMessage(), e);
+        } catch (RuntimeException | Error e) {
+            closeQuietly(loader);
+            throw e;
+        }
+    }
+
+    private static void closeQuietly(URLClassLoader loader) {
+        try {
+            loader.close();
+        } catch (IOException ignored) {
+            // nothing was loaded from it that needs closing
+        }
+    }
+
+    @Override
+    public void unregisterLibrary(String name) {
+        registry.unregister(name, null);
+    }
+
+    @Override
+    public void unregisterLibrary(String name, Duration timeout) {
+        registry.unregister(name, timeout);
+    }
+
+    @Override
+    public DeviceIncompatibility deviceIncompatibility(String epName, HardwareDevice device) {
+        EpFactory f;
+        try {
+            f = registry.factory(epName);
+        } catch (OrtexException e) {
+            throw new InvalidArgumentException("no EP named '" + epName + "' is registered");
+        }
+        DeviceIncompatibility d = f.deviceIncompatibility(device);
+        return d == null ? DeviceIncompatibility.COMPATIBLE : d;
+    }
+
+    @Override
+    public void addEpDeviceListener(EpDeviceListener listener) {
+        registry.addListener(listener);
+    }
+
+    @Override
+    public void removeEpDeviceListener(EpDeviceListener listener) {
+        registry.removeListener(listener);
+    }
+
+    /** Describes the libraries, their states and holders; for tools and tests. */
+    List<String> libraries() {
+        return registry.describeLibraries();
     }
 
     private void checkOpen() {
@@ -129,5 +223,6 @@ final class RuntimeEnvironment implements Environment {
         for (InferenceSession s : List.copyOf(sessions)) {
             s.close();
         }
+        registry.releaseAll();
     }
 }

@@ -1,8 +1,12 @@
 package io.ortex.api.spi;
 
+import io.ortex.api.NotImplementedException;
+import io.ortex.api.Tensor;
+import java.util.Map;
+
 /**
- * What the runtime offers a {@link ComputeKernel} during one run: the intra-op thread pool, and a way to know
- * whether the run was cancelled.
+ * What the runtime offers a {@link ComputeKernel} during one run: the intra-op thread pool, the execution of nested
+ * subgraphs (for control-flow ops), and a way to know whether the run was cancelled.
  */
 public interface KernelContext {
     /**
@@ -29,6 +33,20 @@ public interface KernelContext {
      */
     default boolean isCancelled() {
         return false;
+    }
+
+    /**
+     * Runs a nested subgraph of a node this kernel computes (the branch of an If, the body of a Loop or Scan),
+     * through the kernels the session's EPs compiled for it.
+     *
+     * @param subgraph a subgraph from {@link NodeView#subgraphs()} of one of the kernel's nodes
+     * @param values the subgraph's inputs by its input names, plus the outer-scope values it reads (the node's
+     *     implicit inputs) by name
+     * @return the subgraph's outputs by name, in its output order
+     * @throws NotImplementedException when this context cannot run subgraphs
+     */
+    default Map<String, Tensor> runSubgraph(GraphView subgraph, Map<String, Tensor> values) {
+        throw new NotImplementedException("this context cannot run subgraph '" + subgraph.name() + "'");
     }
 
     /** The work of one chunk of a {@link #parallelFor}. */

@@ -1,0 +1,372 @@
+package io.ortex.runtime.internal;
+
+import io.ortex.api.EpDevice;
+import io.ortex.api.EpDeviceListener;
+import io.ortex.api.EpInUseException;
+import io.ortex.api.EpUnavailableException;
+import io.ortex.api.Environment;
+import io.ortex.api.ErrorCode;
+import io.ortex.api.HardwareDevice;
+import io.ortex.api.InvalidArgumentException;
+import io.ortex.api.OrtexException;
+import io.ortex.api.spi.EpFactory;
+import io.ortex.api.spi.SupportedDevice;
+import java.io.Closeable;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.regex.Pattern;
+
+/**
+ * The EP libraries of an environment and the leases sessions hold on them. ONNX Runtime leaves the safety of
+ * unregistration to the caller; here it is enforced: a library whose EPs a session holds is never released, its
+ * removal either fails listing those sessions or waits for them, and its devices are hidden from selection as soon
+ * as its removal begins. Thread safe: one lock guards the libraries, their states and their leases.
+ */
+final class EpRegistry {
+    private static final System.Logger LOG = System.getLogger(EpRegistry.class.getName());
+    private static final Pattern SEMVER = Pattern.compile(
+            "(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(-[0-9A-Za-z.-]+)?(\\+[0-9A-Za-z.-]+)?");
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition released = lock.newCondition();
+    private final Map<String, EpLibrary> libraries = new LinkedHashMap<>();
+    private final Map<String, EpLibrary> byEpName = new HashMap<>();
+    private final Map<String, String> baseConfig;
+    private final List<HardwareDevice> hardware;
+    private final List<EpDeviceListener> listeners = new CopyOnWriteArrayList<>();
+    private volatile List<EpDevice> activeDevices = List.of();
+    private int virtualLibraries;
+
+    EpRegistry(Map<String, String> baseConfig, List<HardwareDevice> hardware) {
+        this.baseConfig = Map.copyOf(baseConfig);
+        this.hardware = List.copyOf(hardware);
+    }
+
+    /**
+     * The environment configuration as factories see it: the base entries, plus {@code allow_virtual_devices=1}
+     * while a library registered under a {@code .virtual} name is present.
+     */
+    Map<String, String> effectiveConfig() {
+        lock.lock();
+        try {
+            return configWith(virtualLibraries > 0);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private Map<String, String> configWith(boolean virtual) {
+        if (!virtual) {
+            return baseConfig;
+        }
+        Map<String, String> c = new LinkedHashMap<>(baseConfig);
+        c.put(Environment.ALLOW_VIRTUAL_DEVICES, "1");
+        return Map.copyOf(c);
+    }
+
+    /**
+     * Registers a library: asks each factory for its devices and publishes them, all or nothing.
+     *
+     * @param name the registration name
+     * @param factories the library's factories
+     * @param classLoader the library's own class loader, closed when it is released; {@code null} for built-ins
+     */
+    void register(String name, List<EpFactory> factories, Closeable classLoader) {
+        List<EpDevice> added;
+        lock.lock();
+        try {
+            if (libraries.containsKey(name)) {
+                throw new InvalidArgumentException("an EP library is already registered under the name '" + name + "'");
+            }
+            boolean virtual = name.endsWith(Environment.VIRTUAL_SUFFIX);
+            Map<String, String> config = configWith(virtualLibraries > 0 || virtual);
+            added = new ArrayList<>();
+            for (EpFactory f : factories) {
+                if (byEpName.containsKey(f.name())) {
+                    throw new InvalidArgumentException("EP library '" + name + "' has a factory named '" + f.name()
+                            + "', which library '" + byEpName.get(f.name()).name() + "' already provides");
+                }
+                added.addAll(devicesOf(name, f, config));
+            }
+            EpLibrary lib = new EpLibrary(name, factories, added, classLoader, virtual);
+            libraries.put(name, lib);
+            for (EpFactory f : factories) {
+                byEpName.put(f.name(), lib);
+            }
+            if (virtual) {
+                virtualLibraries++;
+            }
+            publish();
+        } finally {
+            lock.unlock();
+        }
+        for (EpDeviceListener l : listeners) {
+            notify(() -> l.added(name, added));
+        }
+    }
+
+    private List<EpDevice> devicesOf(String library, EpFactory f, Map<String, String> config) {
+        String version = f.version();
+        if (version == null || !SEMVER.matcher(version).matches()) {
+            throw new InvalidArgumentException("EP factory '" + f.name() + "' of library '" + library
+                    + "' has version '" + version + "', which is not SemVer 2.0");
+        }
+        List<SupportedDevice> supported;
+        try {
+            supported = f.supportedDevices(hardware, config);
+        } catch (RuntimeException e) {
+            throw new OrtexException(ErrorCode.FAIL, "EP factory '" + f.name() + "' of library '" + library
+                    + "' failed to list its devices: " + e, e);
+        }
+        List<EpDevice> out = new ArrayList<>();
+        for (SupportedDevice d : supported == null ? List.<SupportedDevice>of() : supported) {
+            if (d == null) {
+                continue;
+            }
+            if (d.epMetadata().containsKey(EpDevice.VERSION)) {
+                throw new InvalidArgumentException("EP factory '" + f.name() + "' must not set the 'version' "
+                        + "metadata itself");
+            }
+            Map<String, String> metadata = new LinkedHashMap<>(d.epMetadata());
+            metadata.put(EpDevice.VERSION, version);
+            out.add(new EpDevice(f.name(), f.vendor(), metadata, d.epOptions(), d.device()));
+        }
+        return out;
+    }
+
+    /**
+     * Unregisters a library.
+     *
+     * @param name the registration name
+     * @param timeout how long to wait for the sessions holding it; {@code null} or zero to fail at once
+     */
+    void unregister(String name, Duration timeout) {
+        EpLibrary lib;
+        List<EpDevice> withdrawn;
+        lock.lock();
+        try {
+            lib = libraries.get(name);
+            if (lib == null || lib.state() == EpLibrary.State.RELEASED) {
+                throw new InvalidArgumentException("no EP library is registered under the name '" + name + "'");
+            }
+            if (lib.state() == EpLibrary.State.DRAINING) {
+                throw new OrtexException(ErrorCode.FAIL, "EP library '" + name + "' is already being removed");
+            }
+            boolean wait = timeout != null && !timeout.isZero() && !timeout.isNegative();
+            if (!lib.holders().isEmpty() && !wait) {
+                throw new EpInUseException(name, describe(lib.holders()), false);
+            }
+            lib.state(EpLibrary.State.DRAINING);
+            publish();
+            withdrawn = lib.devices();
+        } finally {
+            lock.unlock();
+        }
+        for (EpDeviceListener l : listeners) {
+            notify(() -> l.removed(name, withdrawn));
+        }
+        boolean drained = false;
+        boolean interrupted = false;
+        List<String> holders = List.of();
+        lock.lock();
+        try {
+            long deadline = System.nanoTime() + (timeout == null ? 0 : timeout.toNanos());
+            while (!lib.holders().isEmpty() && !interrupted) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    break;
+                }
+                try {
+                    released.awaitNanos(left);
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            drained = lib.holders().isEmpty();
+            if (drained) {
+                libraries.remove(name);
+                for (EpFactory f : lib.factories()) {
+                    byEpName.remove(f.name());
+                }
+                if (lib.isVirtual()) {
+                    virtualLibraries--;
+                }
+                lib.release(LOG);
+            } else {
+                holders = describe(lib.holders());
+                lib.state(EpLibrary.State.ACTIVE);
+                publish();
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (!drained) {
+            for (EpDeviceListener l : listeners) {
+                notify(() -> l.added(name, withdrawn));
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+                throw new OrtexException(ErrorCode.FAIL, "interrupted while waiting to remove EP library '" + name
+                        + "'; it stays registered");
+            }
+            throw new EpInUseException(name, holders, true);
+        }
+    }
+
+    private static List<String> describe(Collection<SessionLease> sessions) {
+        List<String> out = new ArrayList<>();
+        for (SessionLease s : sessions) {
+            out.add(s.toString());
+        }
+        return out;
+    }
+
+    /** Recomputes the selectable devices: those of active libraries, in registration order. */
+    private void publish() {
+        List<EpDevice> all = new ArrayList<>();
+        for (EpLibrary lib : libraries.values()) {
+            if (lib.state() == EpLibrary.State.ACTIVE) {
+                all.addAll(lib.devices());
+            }
+        }
+        activeDevices = List.copyOf(all);
+    }
+
+    private static void notify(Runnable call) {
+        try {
+            call.run();
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "an EP device listener failed", e);
+        }
+    }
+
+    /** The EP devices that can be selected now, in registration order. */
+    List<EpDevice> activeDevices() {
+        return activeDevices;
+    }
+
+    /**
+     * Finds the factory of an EP by name among active libraries.
+     *
+     * @param epName the EP name
+     * @return the factory
+     * @throws EpUnavailableException when no active library provides it
+     */
+    EpFactory factory(String epName) {
+        lock.lock();
+        try {
+            EpLibrary lib = byEpName.get(epName);
+            if (lib == null || lib.state() != EpLibrary.State.ACTIVE) {
+                throw new EpUnavailableException("EP " + epName + " is not available"
+                        + (lib == null ? "" : ": its library '" + lib.name() + "' is being removed"));
+            }
+            for (EpFactory f : lib.factories()) {
+                if (f.name().equals(epName)) {
+                    return f;
+                }
+            }
+            throw new IllegalStateException("library " + lib + " lost factory " + epName);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Takes leases for a session on the libraries of the given EPs, all or none.
+     *
+     * @param session the session
+     * @param epNames the EPs it will use
+     * @return the factory of each EP, by name, safe to use until the lease is released
+     * @throws EpUnavailableException when one of them is no longer active
+     */
+    Map<String, EpFactory> acquire(SessionLease session, Collection<String> epNames) {
+        lock.lock();
+        try {
+            Map<String, EpFactory> factories = new HashMap<>();
+            List<EpLibrary> libs = new ArrayList<>();
+            for (String ep : epNames) {
+                EpLibrary lib = byEpName.get(ep);
+                if (lib == null || lib.state() != EpLibrary.State.ACTIVE) {
+                    throw new EpUnavailableException("EP " + ep + " became unavailable while the session was being "
+                            + "created" + (lib == null ? "" : ": its library '" + lib.name() + "' is being removed"));
+                }
+                libs.add(lib);
+                lib.factories().stream().filter(f -> f.name().equals(ep)).forEach(f -> factories.put(ep, f));
+            }
+            libs.forEach(l -> l.holders().add(session));
+            return factories;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Releases a session's leases; a library waiting to be removed proceeds once its last lease is gone.
+     *
+     * @param session the session
+     */
+    void release(SessionLease session) {
+        lock.lock();
+        try {
+            for (EpLibrary lib : libraries.values()) {
+                lib.holders().remove(session);
+            }
+            released.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Describes the libraries for tools: name, state and holders.
+     *
+     * @return one line per library
+     */
+    List<String> describeLibraries() {
+        lock.lock();
+        try {
+            List<String> out = new ArrayList<>();
+            for (EpLibrary lib : libraries.values()) {
+                out.add(lib.name() + " " + lib.state() + " " + describe(lib.holders()));
+            }
+            return out;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    void addListener(EpDeviceListener l) {
+        listeners.add(l);
+    }
+
+    void removeListener(EpDeviceListener l) {
+        listeners.remove(l);
+    }
+
+    List<HardwareDevice> hardware() {
+        return hardware;
+    }
+
+    /** Releases every library, at environment close, after its sessions were closed. */
+    void releaseAll() {
+        lock.lock();
+        try {
+            for (EpLibrary lib : libraries.values()) {
+                lib.release(LOG);
+            }
+            libraries.clear();
+            byEpName.clear();
+            publish();
+        } finally {
+            lock.unlock();
+        }
+    }
+}

@@ -1,0 +1,218 @@
+package io.ortex.runtime.internal;
+
+import io.ortex.api.ErrorCode;
+import io.ortex.api.NodeAssignment;
+import io.ortex.api.OrtexException;
+import io.ortex.api.Tensor;
+import io.ortex.api.spi.ComputeKernel;
+import io.ortex.api.spi.DataTransfer;
+import io.ortex.api.spi.ExecutionProvider;
+import io.ortex.api.spi.FusedNode;
+import io.ortex.api.spi.GraphView;
+import io.ortex.api.spi.MemoryDevice;
+import io.ortex.api.spi.NodeView;
+import io.ortex.api.spi.ValueView;
+import io.ortex.onnx.Graph;
+import io.ortex.onnx.OnnxModel;
+import java.lang.System.Logger.Level;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Turns a model and a session's EPs into what the session runs: creates the EPs, partitions the main graph and every
+ * nested subgraph (subgraphs first, as ONNX Runtime does), has each EP compile all of its groups in one call, and
+ * builds one {@link GraphPlan} per graph. On failure, every EP created so far is released.
+ */
+final class SessionCompiler {
+    private static final System.Logger LOG = System.getLogger(SessionCompiler.class.getName());
+
+    /**
+     * The compiled session.
+     *
+     * @param eps the EPs in priority order
+     * @param plans one plan per graph, by identity
+     * @param assignment which EP runs each node
+     */
+    record Result(List<EpInstance> eps, Map<Graph, GraphPlan> plans, List<NodeAssignment> assignment) {
+    }
+
+    private SessionCompiler() {
+    }
+
+    static Result compile(OnnxModel model, Map<String, String> config, List<EpBinding> bindings) {
+        List<EpInstance> created = new ArrayList<>();
+        try {
+            List<ExecutionProvider> eps = new ArrayList<>();
+            for (EpBinding b : bindings) {
+                ExecutionProvider ep = b.factory().createEp(b.devices(), config);
+                if (ep == null) {
+                    throw new OrtexException(ErrorCode.FAIL, "EP factory " + b.factory().name() + " created no EP");
+                }
+                created.add(new EpInstance(b, ep, new ArrayList<>()));
+                eps.add(ep);
+            }
+            List<Graph> graphs = new ArrayList<>();
+            collect(model.graph(), graphs);
+            Map<Graph, List<Partitioner.Group>> groups = new IdentityHashMap<>();
+            for (Graph g : graphs) {
+                groups.put(g, Partitioner.partition(g, eps, (level, msg) -> LOG.log(level, model.describe() + ": "
+                        + msg)));
+            }
+            Map<Graph, List<ExecutionPlan.Compiled>> compiled = new IdentityHashMap<>();
+            Map<NodeView, String[]> where = new HashMap<>();
+            compileAll(model, created, graphs, groups, compiled, where);
+            ExecutionPlan.Transfers transfers = transfers(created);
+            Map<Graph, GraphPlan> plans = new IdentityHashMap<>();
+            for (Graph g : graphs) {
+                plans.put(g, plan(g, compiled.getOrDefault(g, List.of()), transfers));
+            }
+            List<NodeAssignment> assignment = new ArrayList<>();
+            assign(model.graph(), "", where, assignment);
+            return new Result(List.copyOf(created), Collections.unmodifiableMap(plans), List.copyOf(assignment));
+        } catch (RuntimeException e) {
+            release(created);
+            throw e;
+        }
+    }
+
+    /** Lists a graph's nested subgraphs before the graph itself. */
+    private static void collect(Graph g, List<Graph> out) {
+        for (NodeView n : g.nodes()) {
+            for (GraphView sub : n.subgraphs().values()) {
+                collect((Graph) sub, out);
+            }
+        }
+        out.add(g);
+    }
+
+    private static void compileAll(OnnxModel model, List<EpInstance> eps, List<Graph> graphs,
+                                   Map<Graph, List<Partitioner.Group>> groups,
+                                   Map<Graph, List<ExecutionPlan.Compiled>> compiled, Map<NodeView, String[]> where) {
+        String hash = modelHash(model);
+        int counter = 0;
+        for (EpInstance inst : eps) {
+            ExecutionProvider ep = inst.ep();
+            List<GraphView> views = new ArrayList<>();
+            List<FusedNode> fused = new ArrayList<>();
+            List<Graph> owners = new ArrayList<>();
+            List<Partitioner.Group> mine = new ArrayList<>();
+            int n = 0;
+            for (Graph g : graphs) {
+                for (Partitioner.Group group : groups.get(g)) {
+                    if (group.ep() != ep) {
+                        continue;
+                    }
+                    String metadef = ep.name() + "_" + hash + "_" + n++;
+                    String name = ep.name() + "_" + metadef + "_" + counter++;
+                    GroupGraphView view = new GroupGraphView(g, metadef, group.nodes(), group.options());
+                    views.add(view);
+                    fused.add(new FusedNodeImpl(name, ExecutionPlan.names(view.inputs()),
+                            ExecutionPlan.names(view.outputs())));
+                    owners.add(g);
+                    mine.add(group);
+                }
+            }
+            if (views.isEmpty()) {
+                continue;
+            }
+            List<ComputeKernel> kernels = ep.compile(views, fused);
+            if (kernels == null || kernels.size() != views.size() || kernels.contains(null)) {
+                throw new OrtexException(ErrorCode.FAIL, "EP " + ep.name() + " compiled "
+                        + (kernels == null ? "nothing" : kernels.size() + " kernels") + " for " + views.size()
+                        + " partitions");
+            }
+            inst.kernels().addAll(kernels);
+            MemoryDevice device = ep.memoryDevice() == null ? MemoryDevice.CPU : ep.memoryDevice();
+            for (int i = 0; i < views.size(); i++) {
+                Graph g = owners.get(i);
+                compiled.computeIfAbsent(g, k -> new ArrayList<>()).add(new ExecutionPlan.Compiled(fused.get(i),
+                        ep.name(), device, kernels.get(i), ExecutionPlan.firstIndex(g.nodes(), mine.get(i).nodes())));
+                for (NodeView node : mine.get(i).nodes()) {
+                    where.put(node, new String[] {ep.name(), fused.get(i).name()});
+                }
+            }
+        }
+    }
+
+    /** Finds, among the session's EP factories, one whose data transfer copies between two memory devices. */
+    private static ExecutionPlan.Transfers transfers(List<EpInstance> eps) {
+        return (source, target) -> {
+            for (EpInstance inst : eps) {
+                DataTransfer t = inst.binding().factory().dataTransfer().orElse(null);
+                if (t != null && t.canCopy(source, target)) {
+                    return t;
+                }
+            }
+            throw new OrtexException(ErrorCode.FAIL, "no EP of the session can copy tensors from " + source + " to "
+                    + target);
+        };
+    }
+
+    private static GraphPlan plan(Graph g, List<ExecutionPlan.Compiled> compiled, ExecutionPlan.Transfers transfers) {
+        Map<String, Tensor> constants = new HashMap<>();
+        for (ValueView v : g.initializers()) {
+            constants.put(v.name(), v.initializer().orElseThrow());
+        }
+        Set<String> keep = new HashSet<>(constants.keySet());
+        List<String> outputs = new ArrayList<>();
+        for (ValueView v : g.outputs()) {
+            keep.add(v.name());
+            outputs.add(v.name());
+        }
+        ExecutionPlan plan = ExecutionPlan.build(compiled, keep, outputs, transfers);
+        return new GraphPlan(plan, Collections.unmodifiableMap(constants), List.copyOf(outputs));
+    }
+
+    /** Lists the assignment of a graph's nodes, then of its subgraphs' nodes under {@code node/attribute/}. */
+    private static void assign(Graph g, String prefix, Map<NodeView, String[]> where, List<NodeAssignment> out) {
+        for (NodeView n : g.nodes()) {
+            String[] w = where.get(n);
+            out.add(new NodeAssignment(prefix + n.displayName(), Partitioner.opName(n), w[0], w[1]));
+        }
+        for (NodeView n : g.nodes()) {
+            for (Map.Entry<String, GraphView> sub : n.subgraphs().entrySet()) {
+                assign((Graph) sub.getValue(), prefix + n.displayName() + "/" + sub.getKey() + "/", where, out);
+            }
+        }
+    }
+
+    /** A short deterministic hash of the model, as ONNX Runtime uses in fused-node names. */
+    private static String modelHash(OnnxModel model) {
+        StringBuilder key = new StringBuilder();
+        if (model.path().isPresent()) {
+            key.append(model.path().get());
+        } else {
+            model.graph().inputs().forEach(v -> key.append(v.name()).append(','));
+            model.graph().nodes().forEach(n -> n.outputs().forEach(v -> key.append(v == null ? "" : v.name())));
+        }
+        int h = 0x811c9dc5;
+        for (int i = 0; i < key.length(); i++) {
+            h = (h ^ key.charAt(i)) * 0x01000193;
+        }
+        return Integer.toUnsignedString(h);
+    }
+
+    /** Closes the kernels and releases the EPs, logging rather than throwing. */
+    static void release(List<EpInstance> instances) {
+        for (EpInstance inst : instances) {
+            for (ComputeKernel k : inst.kernels()) {
+                try {
+                    k.close();
+                } catch (RuntimeException e) {
+                    LOG.log(Level.WARNING, "closing a kernel of " + inst.ep().name() + " failed", e);
+                }
+            }
+            try {
+                inst.binding().factory().releaseEp(inst.ep());
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "releasing EP " + inst.ep().name() + " failed", e);
+            }
+        }
+    }
+}

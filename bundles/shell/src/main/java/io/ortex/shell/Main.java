@@ -29,9 +29,11 @@ public final class Main {
             "  devices [--json]             hardware devices",
             "  eps [--json]                 EP devices with vendor, type, version and state",
             "  run MODEL [--input NAME=FILE.pb]... [--inputs DIR] [--shape NAME=AxB]... [--output-dir DIR]",
-            "            [--repeat N] [--warmup N] [--threads N] [--seed N] [--config KEY=VALUE]...",
-            "            [--env KEY=VALUE]... [--json]",
-            "  test PATH... [--rtol R] [--atol A] [--report FILE] [--threads N] [--config KEY=VALUE]...",
+            "            [--repeat N] [--warmup N] [--threads N] [--seed N] [--json] [EP options]",
+            "  test PATH... [--rtol R] [--atol A] [--report FILE] [--threads N] [EP options]",
+            "EP options: [--policy P | --ep NAME...] [--config KEY=VALUE]... [--env KEY=VALUE]...",
+            "            [--register NAME=JAR]...  (devices and eps take --env and --register too)",
+            "policies: DEFAULT PREFER_CPU PREFER_NPU PREFER_GPU MAX_PERFORMANCE MAX_EFFICIENCY MIN_OVERALL_POWER",
             "every verb takes --verbose (stack traces on errors)");
 
     private Main() {

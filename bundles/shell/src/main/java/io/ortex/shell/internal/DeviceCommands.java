@@ -12,7 +12,7 @@ public final class DeviceCommands {
     /** The flags of these verbs. */
     public static final Set<String> FLAGS = Set.of("--json", "--verbose");
     /** The valued options of these verbs. */
-    public static final Set<String> VALUED = Set.of("--env");
+    public static final Set<String> VALUED = SessionSettings.ENVIRONMENT;
 
     private DeviceCommands() {
     }
@@ -81,10 +81,16 @@ public final class DeviceCommands {
                 }));
                 return 0;
             }
-            out.printf("%-28s %-10s %-4s %-7s %-8s %-7s%n", "EP", "VENDOR", "TYPE", "VIRTUAL", "VERSION", "STATE");
+            out.printf("%-28s %-14s %-4s %-7s %-8s %-6s %s%n", "EP", "VENDOR", "TYPE", "VIRTUAL", "VERSION",
+                    "STATE", "DEVICE");
             for (EpDevice d : env.epDevices()) {
-                out.printf("%-28s %-10s %-4s %-7s %-8s %-7s%n", d.epName(), d.epVendor(), d.device().type(),
-                        d.device().isVirtual() ? "yes" : "no", d.version(), "ACTIVE");
+                out.printf("%-28s %-14s %-4s %-7s %-8s %-6s %s%n", d.epName(), d.epVendor(), d.device().type(),
+                        d.device().isVirtual() ? "yes" : "no", d.version(), "ACTIVE", d.device().vendor());
+                Map<String, String> meta = new java.util.TreeMap<>(d.epMetadata());
+                meta.remove(EpDevice.VERSION);
+                if (!meta.isEmpty() || !d.epOptions().isEmpty()) {
+                    out.printf("    metadata %s options %s%n", meta, d.epOptions());
+                }
             }
         }
         return 0;

@@ -53,7 +53,7 @@ public final class RunCommand {
         long seed = o.getInt("--seed", 42, 0);
         try (Environment env = SessionSettings.environment(o)) {
             long t0 = System.nanoTime();
-            try (Session session = env.createSession(model, SessionSettings.sessionOptions(o))) {
+            try (Session session = env.createSession(model, SessionSettings.sessionOptions(o, env))) {
                 double createMs = (System.nanoTime() - t0) / 1e6;
                 Map<String, Tensor> inputs = inputs(session, o, new SplittableRandom(seed));
                 for (int i = 0; i < warmup; i++) {

@@ -1,42 +1,100 @@
 package io.ortex.shell.internal;
 
+import io.ortex.api.EpDevice;
 import io.ortex.api.Environment;
+import io.ortex.api.ExecutionProviderDevicePolicy;
 import io.ortex.api.SessionOptions;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
- * The options shared by the verbs that create sessions ({@code run}, {@code test}): session configuration entries,
- * environment entries and thread count.
+ * The options shared by the verbs that create environments and sessions: environment entries ({@code --env}), EP
+ * libraries to register ({@code --register NAME=JAR}), session configuration ({@code --config}), thread count, and
+ * EP selection by name ({@code --ep}, repeatable, in priority order) or by policy ({@code --policy}).
  */
 public final class SessionSettings {
+    /** The valued options that shape the environment. */
+    public static final Set<String> ENVIRONMENT = Set.of("--env", "--register");
     /** The valued options this class reads. */
-    public static final Set<String> VALUED = Set.of("--config", "--env", "--threads");
+    public static final Set<String> VALUED = Set.of("--config", "--env", "--register", "--threads", "--ep",
+            "--policy");
 
     private SessionSettings() {
     }
 
     /**
-     * Creates the environment for a command.
+     * Creates the environment for a command and registers the libraries given with {@code --register}.
      *
      * @param o the parsed options
      * @return a new environment
      */
     public static Environment environment(Options o) {
         Map<String, String> env = o.keyValues("--env");
-        return Environment.create(env);
+        Map<String, String> libraries = o.keyValues("--register");
+        Environment e = Environment.create(env);
+        try {
+            libraries.forEach((name, jar) -> e.registerLibrary(name, Path.of(jar)));
+        } catch (RuntimeException ex) {
+            e.close();
+            throw ex;
+        }
+        return e;
     }
 
     /**
-     * Builds session options.
+     * Builds session options: configuration, threads, and the EPs by name or the policy.
      *
      * @param o the parsed options
+     * @param env the environment whose EP devices {@code --ep} names
      * @return the session options
      */
-    public static SessionOptions sessionOptions(Options o) {
+    public static SessionOptions sessionOptions(Options o, Environment env) {
         SessionOptions so = new SessionOptions();
         o.keyValues("--config").forEach(so::config);
         so.intraOpThreads(o.getInt("--threads", 0, 0));
+        if (o.has("--ep") && o.has("--policy")) {
+            throw new UsageException("give either --ep or --policy, not both");
+        }
+        for (String name : o.all("--ep")) {
+            List<EpDevice> devices = new ArrayList<>();
+            for (EpDevice d : env.epDevices()) {
+                if (d.epName().equalsIgnoreCase(name)) {
+                    devices.add(d);
+                }
+            }
+            if (devices.isEmpty()) {
+                Set<String> known = new TreeSet<>();
+                env.epDevices().forEach(d -> known.add(d.epName()));
+                throw new UsageException("--ep " + name + ": no such EP device; available EPs: " + known);
+            }
+            so.appendExecutionProvider(devices, Map.of());
+        }
+        if (o.has("--policy")) {
+            so.selectionPolicy(policy(o.get("--policy", "")));
+        }
         return so;
+    }
+
+    /**
+     * Parses a policy name, ignoring case and accepting {@code -} for {@code _}.
+     *
+     * @param text the name, such as {@code prefer_npu}
+     * @return the policy
+     */
+    public static ExecutionProviderDevicePolicy policy(String text) {
+        String name = text.trim().toUpperCase(Locale.ROOT).replace('-', '_');
+        for (ExecutionProviderDevicePolicy p : ExecutionProviderDevicePolicy.values()) {
+            if (p.name().equals(name)) {
+                return p;
+            }
+        }
+        throw new UsageException("--policy " + text + ": unknown policy; use one of "
+                + Arrays.toString(ExecutionProviderDevicePolicy.values()));
     }
 }

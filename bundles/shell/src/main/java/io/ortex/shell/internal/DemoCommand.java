@@ -117,7 +117,52 @@ public final class DemoCommand {
                 }
             }
         }
+        out.println();
+        splitAcrossEps(out, options);
         return 0;
+    }
+
+    /**
+     * The second part of the tour: with virtual devices allowed, the PREFER_NPU policy picks an NPU EP for a small
+     * MLP; the NPU EP takes the matrix work and the CPU EP the Softmax, and the outputs equal a CPU-only run.
+     */
+    private static void splitAcrossEps(PrintStream out, SessionOptions base) {
+        out.println("Ortex demo: an MLP split between an NPU EP and the CPU EP");
+        byte[] mlp = MlpModel.build(64, 128, 10, 5);
+        try (Environment env = Environment.create(Map.of(Environment.ALLOW_VIRTUAL_DEVICES, "1"))) {
+            out.println("EP devices (allow_virtual_devices=1):");
+            env.epDevices().forEach(d -> out.printf("           %s on %s%s%n", d.epName(), d.device().type(),
+                    d.device().isVirtual() ? " (virtual)" : ""));
+            Map<String, Tensor> input = Map.of("x", randomBatch(4, 64));
+            SessionOptions npu = new SessionOptions().intraOpThreads(base.intraOpThreads())
+                    .selectionPolicy(io.ortex.api.ExecutionProviderDevicePolicy.PREFER_NPU);
+            Tensor split;
+            try (Session session = env.createSession(mlp, npu)) {
+                out.printf("policy     PREFER_NPU chose %s%n", session.executionProviders());
+                session.assignment().forEach(a -> out.printf("           %-8s %-8s -> %s%n", a.node(), a.opType(),
+                        a.ep()));
+                split = session.run(input).get("probabilities");
+            }
+            Tensor cpuOnly;
+            try (Session session = env.createSession(mlp, new SessionOptions().intraOpThreads(base.intraOpThreads()))) {
+                cpuOnly = session.run(input).get("probabilities");
+            }
+            float worst = 0;
+            for (int i = 0; i < split.size(); i++) {
+                worst = Math.max(worst, Math.abs(split.floats()[i] - cpuOnly.floats()[i]));
+            }
+            out.printf("outputs    %s; largest difference from a CPU-only run: %.2e%n",
+                    split.toString().replaceFirst("^Tensor", "probabilities"), worst);
+        }
+    }
+
+    private static Tensor randomBatch(int rows, int width) {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(3);
+        float[] x = new float[rows * width];
+        for (int i = 0; i < x.length; i++) {
+            x[i] = (float) (random.nextDouble() * 2 - 1);
+        }
+        return Tensor.ofFloats(x, rows, width);
     }
 
     private static Map<String, Tensor> inputs(Session session, long[] ids) {

@@ -44,7 +44,7 @@ final class AccelNpuDiscovery {
         SortedMap<Integer, Path> entries;
         try {
             entries = SysfsFiles.indexedEntries(accel, "accel");
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
             log.log(Level.WARNING, "cannot list " + accel + " (" + e.getMessage() + "); no NPUs reported");
             return List.of();
         }

@@ -44,7 +44,7 @@ final class DrmGpuDiscovery {
         SortedMap<Integer, Path> cards;
         try {
             cards = SysfsFiles.indexedEntries(drm, "card");
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
             log.log(Level.WARNING, "cannot list " + drm + " (" + e.getMessage() + "); no DRM GPUs reported");
             return List.of();
         }

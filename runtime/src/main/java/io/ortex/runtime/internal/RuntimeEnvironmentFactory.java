@@ -3,7 +3,7 @@ package io.ortex.runtime.internal;
 import io.ortex.api.Environment;
 import io.ortex.api.EnvironmentFactory;
 import io.ortex.api.spi.EpFactory;
-import java.nio.file.Path;
+import io.ortex.runtime.internal.discovery.HardwareDiscovery;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -11,7 +11,7 @@ import java.util.ServiceLoader;
 
 /**
  * Creates environments outside an OSGi framework: EP factories come from {@link ServiceLoader} (class path or
- * module path) and hardware from this machine.
+ * module path) and hardware from this machine and the configuration ({@link HardwareDiscovery}).
  */
 public final class RuntimeEnvironmentFactory implements EnvironmentFactory {
     /** Creates the factory; called by {@link ServiceLoader}. */
@@ -27,6 +27,6 @@ public final class RuntimeEnvironmentFactory implements EnvironmentFactory {
         if (factories.isEmpty()) {
             ServiceLoader.load(EpFactory.class).forEach(factories::add);
         }
-        return new RuntimeEnvironment(config, new HardwareDiscovery(Path.of("/proc")).discover(), factories);
+        return new RuntimeEnvironment(config, new HardwareDiscovery(config).discover(), factories);
     }
 }

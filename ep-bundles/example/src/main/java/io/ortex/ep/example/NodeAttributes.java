@@ -73,6 +73,11 @@ final class NodeAttributes {
         if (rank < 1 || rank > 2) {
             throw new InvalidModelException("Conv with " + rank + " spatial axes; only 1 and 2 are implemented");
         }
+        TensorInfo x = node.inputs().get(0).typeInfo().orElse(null);
+        if (x != null && x.hasShape() && x.dims().length != rank + 2) {
+            throw new InvalidModelException("input X has rank " + x.dims().length + " but the kernel has " + rank
+                    + " spatial axes");
+        }
         long group = node.intAttr("group", 1);
         if (group < 1 || group > Integer.MAX_VALUE) {
             throw new InvalidModelException("attribute 'group' must be at least 1, got " + group);

@@ -147,6 +147,7 @@ class CapabilityTest {
                 .node("conv3d", "Conv", List.of("v", "w3d"), "c2")
                 .node("badPads", "Conv", List.of("x", "w"), "c3", ints("pads", 1, 1))
                 .node("badKernel", "Conv", List.of("x", "w"), "c4", ints("kernel_shape", 5, 5))
+                .node("rankMismatch", "Conv", List.of("v", "w"), "c6")
                 .node("transTwo", "Gemm", List.of("a", "b"), "g1", attr("transA", 2L))
                 .node("unknownAttr", "Gemm", List.of("a", "b"), "g2", attr("broadcast", 1L))
                 .node("okGemm", "Gemm", List.of("a", "b"), "g3", attr("transA", 1L), attr("alpha", 0.5f))
@@ -154,7 +155,7 @@ class CapabilityTest {
                         ints("dilations", 1, 1), attr("group", 1L), ints("kernel_shape", 3, 3))
                 .node("otherDomain", "com.example", "Relu", List.of("a"), List.of("r"))
                 .output("c1").output("c2").output("c3").output("c4").output("g1").output("g2").output("g3")
-                .output("c5").output("r").build();
+                .output("c5").output("c6").output("r").build();
         assertEquals(List.of(List.of("okGemm"), List.of("okConv")), claim(model).groupNames());
     }
 

@@ -1,0 +1,119 @@
+package io.ortex.ep.example;
+
+import io.ortex.api.Environment;
+import io.ortex.api.HardwareDevice;
+import io.ortex.api.HardwareDeviceType;
+import io.ortex.api.InvalidArgumentException;
+import io.ortex.api.spi.EpFactory;
+import io.ortex.api.spi.ExecutionProvider;
+import io.ortex.api.spi.SupportedDevice;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The factory of the example EP. It offers one device, an emulated NPU that exists only as a virtual device: it is
+ * listed only when the environment allows virtual devices ({@link Environment#ALLOW_VIRTUAL_DEVICES}{@code =1}, which
+ * the runtime sets for a library registered under a name ending in {@code .virtual}), and is created by the factory
+ * itself rather than found among the machine's hardware. Thread safe and stateless.
+ */
+public final class ExampleEpFactory implements EpFactory {
+    /** The EP name. */
+    public static final String NAME = "ExampleExecutionProvider";
+    /** The EP vendor, also the vendor of its virtual NPU. */
+    public static final String VENDOR = "Ortex Examples";
+    /**
+     * The vendor id of the EP and of its virtual NPU: {@code 0x4F58} ("OX"), made up for this example and not a
+     * PCI-SIG assigned id; it lets the selection policies' "device vendor matches EP vendor" rule apply.
+     */
+    public static final int VENDOR_ID = 0x4F58;
+    /** The EP version (SemVer). */
+    public static final String VERSION = "0.1.0";
+    /** The ONNX ops the EP implements, as published in the EP metadata {@code supported_ops}. */
+    public static final String SUPPORTED_OPS = "MatMul,Gemm,Add,Mul,Relu,Conv";
+    /**
+     * EP option: {@code "1"} (default) folds each Relu into the instruction that produces its operand, {@code "0"}
+     * keeps it a separate instruction. Given per session as {@code ep.exampleexecutionprovider.fuse}.
+     */
+    public static final String OPTION_FUSE = "fuse";
+
+    /** The virtual NPU: type NPU, this EP's vendor and vendor id, device id 0, {@code is_virtual=1}. */
+    public static final HardwareDevice VIRTUAL_NPU = new HardwareDevice(HardwareDeviceType.NPU, VENDOR_ID, 0, VENDOR,
+            Map.of(HardwareDevice.IS_VIRTUAL, "1"));
+
+    private static final String SESSION_OPTION_PREFIX = "ep." + NAME.toLowerCase(Locale.ROOT) + ".";
+
+    /** Creates the factory; called by {@link java.util.ServiceLoader} or the OSGi runtime. */
+    public ExampleEpFactory() {
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public String vendor() {
+        return VENDOR;
+    }
+
+    @Override
+    public int vendorId() {
+        return VENDOR_ID;
+    }
+
+    @Override
+    public String version() {
+        return VERSION;
+    }
+
+    /**
+     * Offers the virtual NPU when the environment allows virtual devices, and nothing otherwise; the machine's real
+     * hardware is ignored, as the EP needs none. The entry carries EP metadata {@code supported_ops} and
+     * {@code emulation=host}, and the default EP option {@code fuse=1}; {@code version} is added by the runtime.
+     */
+    @Override
+    public List<SupportedDevice> supportedDevices(List<HardwareDevice> hardware, Map<String, String> environmentConfig) {
+        if (!"1".equals(environmentConfig.get(Environment.ALLOW_VIRTUAL_DEVICES))) {
+            return List.of();
+        }
+        return List.of(new SupportedDevice(VIRTUAL_NPU,
+                Map.of("supported_ops", SUPPORTED_OPS, "emulation", "host"),
+                Map.of(OPTION_FUSE, "1")));
+    }
+
+    /**
+     * Creates an EP for the virtual NPU. The option {@code fuse} comes from the session configuration
+     * ({@code ep.exampleexecutionprovider.fuse}), else from the device's default options.
+     *
+     * @throws InvalidArgumentException when a device is not this factory's NPU or {@code fuse} is not 0 or 1
+     */
+    @Override
+    public ExecutionProvider createEp(List<SupportedDevice> devices, Map<String, String> sessionConfig) {
+        if (devices.isEmpty()) {
+            throw new InvalidArgumentException(NAME + " needs its virtual NPU device, none was selected");
+        }
+        String fuse = "1";
+        for (SupportedDevice d : devices) {
+            HardwareDevice hw = d.device();
+            if (hw.type() != HardwareDeviceType.NPU || hw.vendorId() != VENDOR_ID || !hw.isVirtual()) {
+                throw new InvalidArgumentException(NAME + " cannot use device " + d.device());
+            }
+            fuse = d.epOptions().getOrDefault(OPTION_FUSE, fuse);
+        }
+        fuse = sessionConfig.getOrDefault(SESSION_OPTION_PREFIX + OPTION_FUSE, fuse);
+        if (!fuse.equals("0") && !fuse.equals("1")) {
+            throw new InvalidArgumentException("EP option '" + OPTION_FUSE + "' of " + NAME + " must be 0 or 1, got '"
+                    + fuse + "'");
+        }
+        return new ExampleExecutionProvider(fuse.equals("1"));
+    }
+
+    /** Nothing to release: an EP holds only its compiled programs, which go with it. */
+    @Override
+    public void releaseEp(ExecutionProvider ep) {
+        if (!(ep instanceof ExampleExecutionProvider)) {
+            throw new InvalidArgumentException(NAME + " did not create " + ep);
+        }
+    }
+}

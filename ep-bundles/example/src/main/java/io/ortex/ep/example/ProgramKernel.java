@@ -1,0 +1,50 @@
+package io.ortex.ep.example;
+
+import io.ortex.api.OrtexException;
+import io.ortex.api.Tensor;
+import io.ortex.api.spi.ComputeKernel;
+import io.ortex.api.spi.KernelContext;
+import io.ortex.ep.example.program.Program;
+
+/**
+ * The compute kernel of one fused node: runs its {@link Program} on the kernel inputs and returns the outputs, in
+ * the fused node's orders. Thread safe, as the program is immutable and each run uses its own slots.
+ */
+final class ProgramKernel implements ComputeKernel {
+    private final String fusedNodeName;
+    private final Program program;
+
+    /**
+     * Creates the kernel.
+     *
+     * @param fusedNodeName the fused node's name, for messages
+     * @param program the compiled program
+     */
+    ProgramKernel(String fusedNodeName, Program program) {
+        this.fusedNodeName = fusedNodeName;
+        this.program = program;
+    }
+
+    /**
+     * Gets the program this kernel runs.
+     *
+     * @return the program
+     */
+    Program program() {
+        return program;
+    }
+
+    @Override
+    public Tensor[] compute(KernelContext context, Tensor[] inputs) {
+        try {
+            return program.run(context, inputs);
+        } catch (OrtexException e) {
+            throw new OrtexException(e.code(), fusedNodeName + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return fusedNodeName + " " + program;
+    }
+}

@@ -1,0 +1,69 @@
+package io.ortex.itests;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ortex.api.Tensor;
+import io.ortex.onnx.TensorCodec;
+import io.ortex.onnx.TensorComparison;
+import io.ortex.onnx.proto.Onnx;
+import io.ortex.shell.internal.MlpModel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The plugin-EP architecture as a user meets it on the command line: with virtual devices allowed, the PREFER_NPU
+ * policy puts the MatMul/Add/Relu nodes of an MLP on the example EP's virtual NPU and the Softmax on the CPU EP, and
+ * the outputs equal those of a CPU-only run.
+ */
+class EpSplitIT {
+    private static final Pattern ASSIGNMENT = Pattern.compile(
+            "\"node\" : \"([^\"]+)\",\\s*\"op\" : \"([^\"]+)\",\\s*\"ep\" : \"([^\"]+)\"");
+
+    @Test
+    void preferNpuSplitsTheMlpBetweenTheExampleEpAndTheCpuEp(@TempDir Path dir) throws Exception {
+        Path model = dir.resolve("mlp.onnx");
+        Files.write(model, MlpModel.build(32, 64, 10, 1));
+        DistributionIT.Result split = DistributionIT.ortex("run", model.toString(), "--shape", "x=3x32", "--json",
+                "--env", "allow_virtual_devices=1", "--policy", "PREFER_NPU", "--output-dir",
+                dir.resolve("split").toString());
+        assertEquals(0, split.exit(), split.err());
+        Map<String, String> epOf = new LinkedHashMap<>();
+        Matcher m = ASSIGNMENT.matcher(split.out());
+        while (m.find()) {
+            epOf.put(m.group(2) + ":" + m.group(1), m.group(3));
+        }
+        assertEquals(6, epOf.size(), split.out());
+        epOf.forEach((node, ep) -> assertEquals(node.startsWith("Softmax:") ? "CPUExecutionProvider"
+                : "ExampleExecutionProvider", ep, node));
+        assertTrue(split.out().contains("\"eps\" : [ \"ExampleExecutionProvider\", \"CPUExecutionProvider\" ]"),
+                split.out());
+
+        DistributionIT.Result cpu = DistributionIT.ortex("run", model.toString(), "--shape", "x=3x32",
+                "--output-dir", dir.resolve("cpu").toString());
+        assertEquals(0, cpu.exit(), cpu.err());
+        Tensor a = read(dir.resolve("split/output_0.pb"));
+        Tensor b = read(dir.resolve("cpu/output_0.pb"));
+        assertNull(TensorComparison.difference(b, a, 1e-5, 1e-6));
+    }
+
+    @Test
+    void withoutVirtualDevicesPreferNpuFallsBackToTheCpu(@TempDir Path dir) throws Exception {
+        Path model = dir.resolve("mlp.onnx");
+        Files.write(model, MlpModel.build(8, 16, 4, 2));
+        DistributionIT.Result r = DistributionIT.ortex("run", model.toString(), "--json", "--policy", "PREFER_NPU");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("\"eps\" : [ \"CPUExecutionProvider\" ]"), r.out());
+    }
+
+    private static Tensor read(Path file) throws Exception {
+        return TensorCodec.fromProto(Onnx.TensorProto.parseFrom(Files.readAllBytes(file)));
+    }
+}

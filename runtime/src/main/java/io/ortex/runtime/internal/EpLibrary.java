@@ -52,6 +52,11 @@ final class EpLibrary {
         return devices;
     }
 
+    /** The library's own class loader, {@code null} for a built-in library. */
+    Closeable classLoader() {
+        return classLoader;
+    }
+
     boolean isVirtual() {
         return virtual;
     }

@@ -343,6 +343,22 @@ final class EpRegistry {
         }
     }
 
+    /**
+     * Gets the class loader of a registered library, for tests that check it can be collected once released.
+     *
+     * @param name the registration name
+     * @return the loader, or {@code null} for a built-in library or an unknown name
+     */
+    ClassLoader libraryClassLoader(String name) {
+        lock.lock();
+        try {
+            EpLibrary lib = libraries.get(name);
+            return lib != null && lib.classLoader() instanceof ClassLoader l ? l : null;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     void addListener(EpDeviceListener l) {
         listeners.add(l);
     }

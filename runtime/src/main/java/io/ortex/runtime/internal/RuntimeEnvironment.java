@@ -211,6 +211,16 @@ final class RuntimeEnvironment implements Environment {
         return registry.describeLibraries();
     }
 
+    /**
+     * Gets the class loader of a library registered from a jar; for tests of unloading.
+     *
+     * @param name the registration name
+     * @return the loader, or {@code null} for a built-in library or an unknown name
+     */
+    ClassLoader libraryClassLoader(String name) {
+        return registry.libraryClassLoader(name);
+    }
+
     private void checkOpen() {
         if (closed) {
             throw new OrtexException(ErrorCode.FAIL, "the environment is closed");

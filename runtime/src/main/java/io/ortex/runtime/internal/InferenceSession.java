@@ -43,6 +43,7 @@ final class InferenceSession implements Session {
     private final Runnable onClose;
     private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
     private final ReentrantLock serial;
+    private final List<String> epNames;
     private volatile boolean closed;
 
     InferenceSession(String id, OnnxModel model, SessionCompiler.Result compiled, IntraOpPool intraOp,
@@ -55,6 +56,9 @@ final class InferenceSession implements Session {
         this.onClose = onClose;
         boolean concurrent = compiled.eps().stream().allMatch(e -> e.ep().isConcurrentRunSupported());
         this.serial = concurrent ? null : new ReentrantLock();
+        List<String> names = new ArrayList<>();
+        compiled.eps().forEach(e -> names.add(e.ep().name()));
+        this.epNames = List.copyOf(names);
         Map<String, TensorInfo> in = new LinkedHashMap<>();
         Set<String> optional = new HashSet<>();
         for (ValueView v : model.graph().inputs()) {
@@ -277,9 +281,8 @@ final class InferenceSession implements Session {
 
     @Override
     public List<String> executionProviders() {
-        List<String> names = new ArrayList<>();
-        compiled.eps().forEach(e -> names.add(e.ep().name()));
-        return names;
+        // kept from creation: once the session is closed its EPs are released and must not be called
+        return epNames;
     }
 
     @Override
@@ -294,8 +297,19 @@ final class InferenceSession implements Session {
 
     @Override
     public void setEpDynamicOptions(Map<String, String> options) {
-        for (EpInstance e : compiled.eps()) {
-            e.ep().setDynamicOptions(Map.copyOf(options));
+        Map<String, String> copy = Map.copyOf(options);
+        if (!lifecycle.readLock().tryLock()) {
+            throw new OrtexException(ErrorCode.FAIL, "session " + id + " is closing");
+        }
+        try {
+            if (closed) {
+                throw new OrtexException(ErrorCode.FAIL, "session " + id + " is closed; its EPs were released");
+            }
+            for (EpInstance e : compiled.eps()) {
+                e.ep().setDynamicOptions(copy);
+            }
+        } finally {
+            lifecycle.readLock().unlock();
         }
     }
 

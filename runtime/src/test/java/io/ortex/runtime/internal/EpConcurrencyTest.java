@@ -232,4 +232,61 @@ class EpConcurrencyTest {
         CountDownLatch meet = new CountDownLatch(2);
         assertTrue(maxOverlap(true, meet, 10_000) >= 2, "two computes never ran at once");
     }
+
+    @Test
+    void closingIsNotStarvedByRunsThatKeepComing() throws Exception {
+        CountingEpFactory factory = new CountingEpFactory("SlowEP", () -> new FakeEp("SlowEP", (g, s) -> g.nodes()
+                .stream().filter(n -> n.opType().equals("Mul")).forEach(s::addSingleNode)).onCompute(() -> {
+                    try {
+                        Thread.sleep(3);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }));
+        ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
+        AtomicInteger runsAfterClose = new AtomicInteger();
+        try (RuntimeEnvironment env = new RuntimeEnvironment(Map.of(), List.of(LibraryRegistrationTest.CPU),
+                List.of(new CpuEpFactory(), factory))) {
+            Session s = env.createSession(TestModels.addMulRelu().bytes(), new SessionOptions()
+                    .appendExecutionProvider(LibraryRegistrationTest.devicesOf(env, "SlowEP"), Map.of()));
+            java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+            List<Thread> runners = new ArrayList<>();
+            for (int w = 0; w < 6; w++) {
+                int seed = w;
+                runners.add(new Thread(() -> {
+                    Random random = new Random(seed);
+                    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+                    while (System.nanoTime() < deadline) {
+                        boolean wasClosed = closed.get();
+                        try {
+                            record(failures, runAndCheck(s, random));
+                            if (wasClosed) {
+                                runsAfterClose.incrementAndGet();
+                            }
+                        } catch (io.ortex.api.OrtexException e) {
+                            return;
+                        }
+                    }
+                    failures.add("runs were never refused");
+                }));
+            }
+            runners.forEach(Thread::start);
+            Thread.sleep(100);
+            long t0 = System.nanoTime();
+            Thread closer = new Thread(() -> {
+                s.close();
+                closed.set(true);
+            });
+            closer.start();
+            closer.join(TimeUnit.SECONDS.toMillis(5));
+            assertFalse(closer.isAlive(), "close is starved by runs that keep coming");
+            assertTrue(System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(5));
+            for (Thread t : runners) {
+                t.join(TimeUnit.SECONDS.toMillis(30));
+            }
+            assertEquals(List.of(), List.copyOf(failures));
+            assertEquals(0, runsAfterClose.get(), "a run completed after close returned");
+            assertEquals(1, factory.released.get());
+        }
+    }
 }

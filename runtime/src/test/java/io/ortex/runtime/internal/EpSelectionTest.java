@@ -136,6 +136,8 @@ class EpSelectionTest {
             assertEquals("fast", config.get("ep.npuep.mode"));
             assertEquals("1", config.get("ep.npuep.extra"));
             assertEquals("u", config.get("session.user_key"));
+            assertThrows(UnsupportedOperationException.class, () -> config.put("ep.npuep.extra", "2"),
+                    "an EP cannot change the config the next EP sees");
             assertEquals(0, gpu.created.get());
 
             SessionOptions twice = new SessionOptions().appendExecutionProvider(npuDevices, Map.of())

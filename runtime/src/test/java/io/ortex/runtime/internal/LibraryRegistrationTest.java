@@ -90,8 +90,12 @@ class LibraryRegistrationTest {
                 assertEquals("MulEP", s.assignment().get(0).ep());
                 assertArrayEquals(new float[] {2, 4, 6, -4, 2.5f, 18}, s.run(feeds(x, y)).get("out").floats());
             }
+            assertEquals(io.ortex.api.DeviceIncompatibility.COMPATIBLE, env.deviceIncompatibility("MulEP", CPU));
+            assertTrue(env.libraries().stream().allMatch(l -> l.endsWith("[]")), "the query left a lease: "
+                    + env.libraries());
             env.unregisterLibrary("example_ep");
             assertEquals(List.of(), devicesOf(env, "MulEP"));
+            assertThrows(InvalidArgumentException.class, () -> env.deviceIncompatibility("MulEP", CPU));
         }
     }
 

@@ -6,6 +6,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -26,16 +27,18 @@ final class EpLibrary {
     private final String name;
     private final List<EpFactory> factories;
     private final List<EpDevice> devices;
+    private final Map<String, Integer> vendorIds;
     private final Closeable classLoader;
     private final boolean virtual;
     private final Set<SessionLease> holders = new LinkedHashSet<>();
     private State state = State.ACTIVE;
 
-    EpLibrary(String name, List<EpFactory> factories, List<EpDevice> devices, Closeable classLoader,
-              boolean virtual) {
+    EpLibrary(String name, List<EpFactory> factories, List<EpDevice> devices, Map<String, Integer> vendorIds,
+              Closeable classLoader, boolean virtual) {
         this.name = name;
         this.factories = List.copyOf(factories);
         this.devices = List.copyOf(devices);
+        this.vendorIds = Map.copyOf(vendorIds);
         this.classLoader = classLoader;
         this.virtual = virtual;
     }
@@ -50,6 +53,19 @@ final class EpLibrary {
 
     List<EpDevice> devices() {
         return devices;
+    }
+
+    /**
+     * The PCI vendor id each factory reported at registration, kept so that selection never calls a factory that a
+     * concurrent unregistration may be releasing.
+     */
+    int vendorId(String epName) {
+        return vendorIds.getOrDefault(epName, 0);
+    }
+
+    /** The library's own class loader, {@code null} for a built-in library. */
+    Closeable classLoader() {
+        return classLoader;
     }
 
     boolean isVirtual() {

@@ -89,14 +89,16 @@ final class EpRegistry {
             boolean virtual = name.endsWith(Environment.VIRTUAL_SUFFIX);
             Map<String, String> config = configWith(virtualLibraries > 0 || virtual);
             added = new ArrayList<>();
+            Map<String, Integer> vendorIds = new HashMap<>();
             for (EpFactory f : factories) {
                 if (byEpName.containsKey(f.name())) {
                     throw new InvalidArgumentException("EP library '" + name + "' has a factory named '" + f.name()
                             + "', which library '" + byEpName.get(f.name()).name() + "' already provides");
                 }
                 added.addAll(devicesOf(name, f, config));
+                vendorIds.put(f.name(), f.vendorId());
             }
-            EpLibrary lib = new EpLibrary(name, factories, added, classLoader, virtual);
+            EpLibrary lib = new EpLibrary(name, factories, added, vendorIds, classLoader, virtual);
             libraries.put(name, lib);
             for (EpFactory f : factories) {
                 byEpName.put(f.name(), lib);
@@ -254,26 +256,16 @@ final class EpRegistry {
     }
 
     /**
-     * Finds the factory of an EP by name among active libraries.
+     * Gets the PCI vendor id an EP's factory reported when its library was registered, without calling the factory.
      *
      * @param epName the EP name
-     * @return the factory
-     * @throws EpUnavailableException when no active library provides it
+     * @return the vendor id, 0 when no library provides the EP
      */
-    EpFactory factory(String epName) {
+    int vendorId(String epName) {
         lock.lock();
         try {
             EpLibrary lib = byEpName.get(epName);
-            if (lib == null || lib.state() != EpLibrary.State.ACTIVE) {
-                throw new EpUnavailableException("EP " + epName + " is not available"
-                        + (lib == null ? "" : ": its library '" + lib.name() + "' is being removed"));
-            }
-            for (EpFactory f : lib.factories()) {
-                if (f.name().equals(epName)) {
-                    return f;
-                }
-            }
-            throw new IllegalStateException("library " + lib + " lost factory " + epName);
+            return lib == null ? 0 : lib.vendorId(epName);
         } finally {
             lock.unlock();
         }
@@ -338,6 +330,22 @@ final class EpRegistry {
                 out.add(lib.name() + " " + lib.state() + " " + describe(lib.holders()));
             }
             return out;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Gets the class loader of a registered library, for tests that check it can be collected once released.
+     *
+     * @param name the registration name
+     * @return the loader, or {@code null} for a built-in library or an unknown name
+     */
+    ClassLoader libraryClassLoader(String name) {
+        lock.lock();
+        try {
+            EpLibrary lib = libraries.get(name);
+            return lib != null && lib.classLoader() instanceof ClassLoader l ? l : null;
         } finally {
             lock.unlock();
         }

@@ -19,7 +19,8 @@ import java.util.function.ToIntFunction;
 
 /**
  * Chooses a session's EPs with ONNX Runtime's rules: explicitly appended EP devices, or a selection policy, or a
- * selection delegate; then the CPU EP as fallback unless {@code session.disable_cpu_ep_fallback=1}. The chosen
+ * selection delegate; then the CPU EP as fallback, also after a delegate that left it out, unless
+ * {@code session.disable_cpu_ep_fallback=1}. The chosen
  * devices are folded into one EP per EP name, in order of first appearance, which is the partitioning priority.
  */
 final class EpSelector {
@@ -114,6 +115,10 @@ final class EpSelector {
         if (picked.isEmpty()) {
             throw new OrtexException(ErrorCode.FAIL,
                     "no execution providers selected; check the device policy and the available devices");
+        }
+        if (!noFallback && picked.stream().noneMatch(this::isCpuEp)) {
+            // ONNX Runtime adds its CPU EP at session initialization when selection (a delegate) left it out
+            available.stream().filter(this::isCpuEp).findFirst().ifPresent(picked::add);
         }
         for (EpDevice d : picked) {
             for (Map.Entry<String, String> e : d.epOptions().entrySet()) {

@@ -22,14 +22,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
  * A session of the runtime: the model partitioned among its EPs, each EP's groups compiled, and one plan per graph.
  * {@link #run} is thread safe: every run has its own value table and kernels are shared read-only; when an EP says
- * its kernels cannot run concurrently, runs are serialized. {@link #close()} waits for runs in flight, then releases
- * the EPs and the session's leases on their libraries.
+ * its kernels cannot run concurrently, runs are serialized. {@link #close()} refuses new runs at once, waits for the
+ * runs in flight, then releases the EPs and the session's leases on their libraries.
  */
 final class InferenceSession implements Session {
     private final String id;
@@ -43,6 +45,9 @@ final class InferenceSession implements Session {
     private final Runnable onClose;
     private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
     private final ReentrantLock serial;
+    private final List<String> epNames;
+    private final AtomicBoolean closing = new AtomicBoolean();
+    private final CountDownLatch released = new CountDownLatch(1);
     private volatile boolean closed;
 
     InferenceSession(String id, OnnxModel model, SessionCompiler.Result compiled, IntraOpPool intraOp,
@@ -55,6 +60,9 @@ final class InferenceSession implements Session {
         this.onClose = onClose;
         boolean concurrent = compiled.eps().stream().allMatch(e -> e.ep().isConcurrentRunSupported());
         this.serial = concurrent ? null : new ReentrantLock();
+        List<String> names = new ArrayList<>();
+        compiled.eps().forEach(e -> names.add(e.ep().name()));
+        this.epNames = List.copyOf(names);
         Map<String, TensorInfo> in = new LinkedHashMap<>();
         Set<String> optional = new HashSet<>();
         for (ValueView v : model.graph().inputs()) {
@@ -152,13 +160,8 @@ final class InferenceSession implements Session {
                 throw new InvalidArgumentException("the model has no output '" + name + "'");
             }
         }
-        if (!lifecycle.readLock().tryLock()) {
-            throw new OrtexException(ErrorCode.FAIL, "session " + id + " is closing");
-        }
+        enter();
         try {
-            if (closed) {
-                throw new OrtexException(ErrorCode.FAIL, "session " + id + " is closed");
-            }
             if (serial != null) {
                 serial.lock();
             }
@@ -170,7 +173,7 @@ final class InferenceSession implements Session {
                 }
             }
         } finally {
-            lifecycle.readLock().unlock();
+            exit();
         }
     }
 
@@ -277,9 +280,8 @@ final class InferenceSession implements Session {
 
     @Override
     public List<String> executionProviders() {
-        List<String> names = new ArrayList<>();
-        compiled.eps().forEach(e -> names.add(e.ep().name()));
-        return names;
+        // kept from creation: once the session is closed its EPs are released and must not be called
+        return epNames;
     }
 
     @Override
@@ -294,25 +296,70 @@ final class InferenceSession implements Session {
 
     @Override
     public void setEpDynamicOptions(Map<String, String> options) {
-        for (EpInstance e : compiled.eps()) {
-            e.ep().setDynamicOptions(Map.copyOf(options));
+        Map<String, String> copy = Map.copyOf(options);
+        enter();
+        try {
+            for (EpInstance e : compiled.eps()) {
+                e.ep().setDynamicOptions(copy);
+            }
+        } finally {
+            exit();
         }
+    }
+
+    /**
+     * Lets a call that uses the EPs in: it holds the read side of the lifecycle lock until {@link #exit()}. Once
+     * {@link #close()} has begun, calls are refused at once, so that runs that keep coming cannot starve it.
+     */
+    private void enter() {
+        if (closing.get() || !lifecycle.readLock().tryLock()) {
+            throw new OrtexException(ErrorCode.FAIL, "session " + id + (closed ? " is closed" : " is closing"));
+        }
+        if (closing.get()) {
+            lifecycle.readLock().unlock();
+            throw new OrtexException(ErrorCode.FAIL, "session " + id + (closed ? " is closed" : " is closing"));
+        }
+    }
+
+    private void exit() {
+        lifecycle.readLock().unlock();
     }
 
     @Override
     public void close() {
-        lifecycle.writeLock().lock();
-        try {
-            if (closed) {
-                return;
-            }
-            closed = true;
-        } finally {
-            lifecycle.writeLock().unlock();
+        if (!closing.compareAndSet(false, true)) {
+            awaitClosed();
+            return;
         }
-        SessionCompiler.release(compiled.eps());
-        intraOp.close();
-        onClose.run();
+        try {
+            lifecycle.writeLock().lock();
+            try {
+                closed = true;
+            } finally {
+                lifecycle.writeLock().unlock();
+            }
+            SessionCompiler.release(compiled.eps());
+            intraOp.close();
+            onClose.run();
+        } finally {
+            released.countDown();
+        }
+    }
+
+    /** Waits until the close under way on another thread has released everything. */
+    private void awaitClosed() {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                released.await();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.ortex.runtime.internal;
 import io.ortex.api.DeviceIncompatibility;
 import io.ortex.api.EpDevice;
 import io.ortex.api.EpDeviceListener;
+import io.ortex.api.EpUnavailableException;
 import io.ortex.api.Environment;
 import io.ortex.api.ErrorCode;
 import io.ortex.api.HardwareDevice;
@@ -38,11 +39,15 @@ final class RuntimeEnvironment implements Environment {
     /** The name of the built-in CPU EP, always the fallback. */
     static final String CPU_EP = "CPUExecutionProvider";
 
+    /** How often a session's creation selects again when an EP it selected is withdrawn before it is leased. */
+    private static final int MAX_SELECTION_ATTEMPTS = 3;
+
     private final Map<String, String> config;
     private final EpRegistry registry;
     private final EpSelector selector;
     private final Set<InferenceSession> sessions = ConcurrentHashMap.newKeySet();
     private final AtomicLong sessionCounter = new AtomicLong();
+    private final AtomicLong queryCounter = new AtomicLong();
     private volatile boolean closed;
 
     /**
@@ -62,11 +67,7 @@ final class RuntimeEnvironment implements Environment {
     }
 
     private int vendorIdOf(String epName) {
-        try {
-            return registry.factory(epName).vendorId();
-        } catch (OrtexException e) {
-            return 0;
-        }
+        return registry.vendorId(epName);
     }
 
     @Override
@@ -98,11 +99,25 @@ final class RuntimeEnvironment implements Environment {
     }
 
     private Session open(OnnxModel model, SessionOptions options) {
-        EpSelector.Selection selection = selector.select(options, registry.activeDevices(), ModelMetadata.of(model));
+        Map<String, String> metadata = ModelMetadata.of(model);
         String id = "s" + sessionCounter.incrementAndGet();
         SessionLease lease = new SessionLease(id, model.path().map(Object::toString).orElse("(bytes)"));
-        List<String> epNames = selection.choices().stream().map(EpSelector.Choice::epName).toList();
-        Map<String, EpFactory> factories = registry.acquire(lease, epNames);
+        EpSelector.Selection selection;
+        Map<String, EpFactory> factories;
+        for (int attempt = 1; ; attempt++) {
+            selection = selector.select(options, registry.activeDevices(), metadata);
+            List<String> epNames = selection.choices().stream().map(EpSelector.Choice::epName).toList();
+            try {
+                factories = registry.acquire(lease, epNames);
+                break;
+            } catch (EpUnavailableException e) {
+                // A library was withdrawn between selection and leasing. A policy or delegate chooses again among
+                // the devices left; devices the caller appended explicitly are the caller's to replace.
+                if (!options.appendedExecutionProviders().isEmpty() || attempt >= MAX_SELECTION_ATTEMPTS) {
+                    throw e;
+                }
+            }
+        }
         try {
             List<EpBinding> bindings = new ArrayList<>();
             for (EpSelector.Choice c : selection.choices()) {
@@ -186,14 +201,20 @@ final class RuntimeEnvironment implements Environment {
 
     @Override
     public DeviceIncompatibility deviceIncompatibility(String epName, HardwareDevice device) {
+        // the query holds a lease like a session, so that the factory cannot be released while it answers
+        SessionLease lease = new SessionLease("q" + queryCounter.incrementAndGet(), "device incompatibility query");
         EpFactory f;
         try {
-            f = registry.factory(epName);
+            f = registry.acquire(lease, List.of(epName)).get(epName);
         } catch (OrtexException e) {
             throw new InvalidArgumentException("no EP named '" + epName + "' is registered");
         }
-        DeviceIncompatibility d = f.deviceIncompatibility(device);
-        return d == null ? DeviceIncompatibility.COMPATIBLE : d;
+        try {
+            DeviceIncompatibility d = f.deviceIncompatibility(device);
+            return d == null ? DeviceIncompatibility.COMPATIBLE : d;
+        } finally {
+            registry.release(lease);
+        }
     }
 
     @Override
@@ -209,6 +230,16 @@ final class RuntimeEnvironment implements Environment {
     /** Describes the libraries, their states and holders; for tools and tests. */
     List<String> libraries() {
         return registry.describeLibraries();
+    }
+
+    /**
+     * Gets the class loader of a library registered from a jar; for tests of unloading.
+     *
+     * @param name the registration name
+     * @return the loader, or {@code null} for a built-in library or an unknown name
+     */
+    ClassLoader libraryClassLoader(String name) {
+        return registry.libraryClassLoader(name);
     }
 
     private void checkOpen() {

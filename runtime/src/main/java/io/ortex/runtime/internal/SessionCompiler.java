@@ -20,6 +20,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -47,10 +48,12 @@ final class SessionCompiler {
 
     static Result compile(OnnxModel model, Map<String, String> config, List<EpBinding> bindings) {
         List<EpInstance> created = new ArrayList<>();
+        // every EP sees the same entries and none can change what the next one sees
+        Map<String, String> frozen = Collections.unmodifiableMap(new LinkedHashMap<>(config));
         try {
             List<ExecutionProvider> eps = new ArrayList<>();
             for (EpBinding b : bindings) {
-                ExecutionProvider ep = b.factory().createEp(b.devices(), config);
+                ExecutionProvider ep = b.factory().createEp(b.devices(), frozen);
                 if (ep == null) {
                     throw new OrtexException(ErrorCode.FAIL, "EP factory " + b.factory().name() + " created no EP");
                 }

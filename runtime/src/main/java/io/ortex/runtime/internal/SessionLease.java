@@ -9,6 +9,7 @@ package io.ortex.runtime.internal;
 record SessionLease(String sessionId, String modelSource) {
     @Override
     public String toString() {
-        return sessionId + " (" + modelSource + ")";
+        // a model loaded from bytes already reads "(bytes)"
+        return sessionId + (modelSource.startsWith("(") ? " " + modelSource : " (" + modelSource + ")");
     }
 }

@@ -6,9 +6,13 @@ import io.ortex.api.spi.ExecutionProvider;
 import io.ortex.api.spi.FusedNode;
 import io.ortex.api.spi.GraphSupport;
 import io.ortex.api.spi.GraphView;
+import io.ortex.api.spi.KernelContext;
+import io.ortex.api.spi.MemoryDevice;
 import io.ortex.api.spi.NodeView;
 import io.ortex.api.spi.ValueView;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,7 +22,9 @@ import java.util.function.BiConsumer;
 /**
  * A test EP whose claims are given by the test, and whose kernels interpret Add, Mul and Relu on float tensors
  * themselves (the smaller operand of a binary op repeats along the larger, enough for trailing-axis broadcasting).
- * It records what it was asked to compile.
+ * It records what it was asked to compile and the tensors its kernels received; it can work in another memory
+ * device, refuse concurrent runs, run a hook at the start of every compute, and it counts calls it receives after
+ * {@link CountingEpFactory#releaseEp} released it.
  */
 final class FakeEp implements ExecutionProvider {
     private final String name;
@@ -26,6 +32,12 @@ final class FakeEp implements ExecutionProvider {
     final List<GraphView> compiledGraphs = new ArrayList<>();
     final List<FusedNode> compiledNodes = new ArrayList<>();
     final AtomicInteger computeCalls = new AtomicInteger();
+    final List<Tensor> inputsSeen = Collections.synchronizedList(new ArrayList<>());
+    final AtomicInteger callsAfterRelease = new AtomicInteger();
+    volatile boolean released;
+    private MemoryDevice memory = MemoryDevice.CPU;
+    private boolean concurrentRuns = true;
+    private volatile Runnable onCompute = () -> { };
 
     FakeEp(String name, BiConsumer<GraphView, GraphSupport> claims) {
         this.name = name;
@@ -46,18 +58,72 @@ final class FakeEp implements ExecutionProvider {
         return out;
     }
 
+    /** Makes the EP's kernels work in another memory device. */
+    FakeEp memory(MemoryDevice device) {
+        this.memory = device;
+        return this;
+    }
+
+    /** Sets what {@link #isConcurrentRunSupported()} answers. */
+    FakeEp concurrentRuns(boolean supported) {
+        this.concurrentRuns = supported;
+        return this;
+    }
+
+    /** Runs a hook at the start of every compute, on the run's thread. */
+    FakeEp onCompute(Runnable hook) {
+        this.onCompute = hook;
+        return this;
+    }
+
+    private void check() {
+        if (released) {
+            callsAfterRelease.incrementAndGet();
+        }
+    }
+
     @Override
     public String name() {
+        check();
         return name;
     }
 
     @Override
+    public MemoryDevice memoryDevice() {
+        check();
+        return memory;
+    }
+
+    @Override
+    public boolean isConcurrentRunSupported() {
+        check();
+        return concurrentRuns;
+    }
+
+    @Override
+    public void setDynamicOptions(Map<String, String> options) {
+        check();
+    }
+
+    @Override
+    public void onRunStart(Map<String, String> runConfig) {
+        check();
+    }
+
+    @Override
+    public void onRunEnd(Map<String, String> runConfig) {
+        check();
+    }
+
+    @Override
     public void getCapability(GraphView graph, GraphSupport support) {
+        check();
         claims.accept(graph, support);
     }
 
     @Override
     public List<ComputeKernel> compile(List<GraphView> graphs, List<FusedNode> fusedNodes) {
+        check();
         compiledGraphs.addAll(graphs);
         compiledNodes.addAll(fusedNodes);
         List<ComputeKernel> kernels = new ArrayList<>();
@@ -88,8 +154,11 @@ final class FakeEp implements ExecutionProvider {
         }
 
         @Override
-        public Tensor[] compute(io.ortex.api.spi.KernelContext context, Tensor[] in) {
+        public Tensor[] compute(KernelContext context, Tensor[] in) {
+            check();
             computeCalls.incrementAndGet();
+            onCompute.run();
+            inputsSeen.addAll(Arrays.asList(in));
             Map<String, Tensor> values = new HashMap<>(constants);
             for (int i = 0; i < in.length; i++) {
                 values.put(inputs.get(i), in[i]);

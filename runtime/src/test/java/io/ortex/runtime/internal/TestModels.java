@@ -109,6 +109,38 @@ final class TestModels {
         return out;
     }
 
+    /** {@code out = x * y} with {@code x, y: float[2,3]}; node {@code mul}. */
+    static Builder mul() {
+        return builder()
+                .input("x", FLOAT, 2, 3)
+                .input("y", FLOAT, 2, 3)
+                .node("Mul", "mul", List.of("x", "y"), List.of("out"))
+                .output("out", FLOAT, 2, 3);
+    }
+
+    /**
+     * ONNX Runtime's partially supported model: {@code out = ((x + y) * y) + x} with {@code x, y: float[2,3]}; nodes
+     * {@code add_0}, {@code mul_0}, {@code add_1}.
+     */
+    static Builder addMulAdd() {
+        return builder()
+                .input("x", FLOAT, 2, 3)
+                .input("y", FLOAT, 2, 3)
+                .node("Add", "add_0", List.of("x", "y"), List.of("s"))
+                .node("Mul", "mul_0", List.of("s", "y"), List.of("p"))
+                .node("Add", "add_1", List.of("p", "x"), List.of("out"))
+                .output("out", FLOAT, 2, 3);
+    }
+
+    /** What {@link #addMulAdd()} computes. */
+    static float[] addMulAddExpected(float[] x, float[] y) {
+        float[] out = new float[x.length];
+        for (int i = 0; i < x.length; i++) {
+            out[i] = (x[i] + y[i]) * y[i] + x[i];
+        }
+        return out;
+    }
+
     static ValueInfoProto valueInfo(String name, int type, long... dims) {
         TensorShapeProto.Builder shape = TensorShapeProto.newBuilder();
         for (long d : dims) {

@@ -18,7 +18,7 @@ public final class DeviceCommands {
     }
 
     /**
-     * Lists hardware devices.
+     * Lists hardware devices: those of this machine and configuration, then the virtual devices EPs offer.
      *
      * @param o the parsed options
      * @param out where the list goes
@@ -26,12 +26,19 @@ public final class DeviceCommands {
      */
     public static int devices(Options o, PrintStream out) {
         try (Environment env = SessionSettings.environment(o)) {
+            java.util.List<HardwareDevice> all = new java.util.ArrayList<>(env.hardwareDevices());
+            for (EpDevice d : env.epDevices()) {
+                if (d.device().isVirtual() && !all.contains(d.device())) {
+                    all.add(d.device());
+                }
+            }
             if (o.has("--json")) {
                 out.println(Json.render(g -> {
                     g.writeStartArray();
-                    for (HardwareDevice d : env.hardwareDevices()) {
+                    for (HardwareDevice d : all) {
                         g.writeStartObject();
                         g.writeStringField("type", d.type().name());
+                        g.writeBooleanField("virtual", d.isVirtual());
                         g.writeStringField("vendor", d.vendor());
                         g.writeNumberField("vendor_id", d.vendorId());
                         g.writeNumberField("device_id", d.deviceId());
@@ -42,10 +49,11 @@ public final class DeviceCommands {
                 }));
                 return 0;
             }
-            out.printf("%-4s %-14s %-9s %-9s %s%n", "TYPE", "VENDOR", "VENDOR_ID", "DEVICE_ID", "METADATA");
-            for (HardwareDevice d : env.hardwareDevices()) {
-                out.printf("%-4s %-14s 0x%04x    0x%04x    %s%n", d.type(), d.vendor(), d.vendorId(), d.deviceId(),
-                        d.metadata());
+            out.printf("%-4s %-14s %-9s %-9s %-7s %s%n", "TYPE", "VENDOR", "VENDOR_ID", "DEVICE_ID", "VIRTUAL",
+                    "METADATA");
+            for (HardwareDevice d : all) {
+                out.printf("%-4s %-14s 0x%04x    0x%04x    %-7s %s%n", d.type(), d.vendor(), d.vendorId(),
+                        d.deviceId(), d.isVirtual() ? "yes" : "no", d.metadata());
             }
         }
         return 0;

@@ -13,5 +13,8 @@ public final class RecurrentOps {
      * @param r the registry
      */
     public static void register(OpRegistry r) {
+        r.register("LSTM", node -> RecurrentKernel.create(node, RecurrentSpec.Kind.LSTM));
+        r.register("GRU", node -> RecurrentKernel.create(node, RecurrentSpec.Kind.GRU));
+        r.register("RNN", node -> RecurrentKernel.create(node, RecurrentSpec.Kind.RNN));
     }
 }

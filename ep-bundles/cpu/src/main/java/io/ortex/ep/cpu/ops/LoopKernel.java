@@ -1,7 +1,9 @@
 package io.ortex.ep.cpu.ops;
 
+import io.ortex.api.ErrorCode;
 import io.ortex.api.InvalidArgumentException;
 import io.ortex.api.InvalidModelException;
+import io.ortex.api.OrtexException;
 import io.ortex.api.Tensor;
 import io.ortex.api.spi.GraphView;
 import io.ortex.api.spi.NodeView;
@@ -62,7 +64,7 @@ final class LoopKernel {
             Tensor condTensor = Tensor.ofBooleans(new boolean[] {cond});
             for (long iter = 0; iter < maxTrips && cond; iter++) {
                 if (ctx.isCancelled()) {
-                    throw new io.ortex.api.OrtexException(io.ortex.api.ErrorCode.FAIL, "the run was cancelled");
+                    throw new OrtexException(ErrorCode.FAIL, "the run was cancelled");
                 }
                 Map<String, Tensor> values = support.outerValues(in);
                 values.put(bodyInputs[0], Tensor.ofLongs(new long[] {iter}));

@@ -88,6 +88,20 @@ class RealModelsTest {
         compare(cached("oww-embedding"), Map.of("input_1", randomFloats(new long[] {1, 76, 32, 1}, 13)));
     }
 
+    @Test
+    void sileroVadMatchesOnnxRuntime() throws Exception {
+        // If (on the sample rate) and LSTM; the 16 kHz branch is taken, with a seeded non-zero state
+        Map<String, Tensor> inputs = new LinkedHashMap<>();
+        inputs.put("input", randomFloats(new long[] {1, 512}, 14));
+        Tensor state = randomFloats(new long[] {2, 1, 128}, 15);
+        for (int i = 0; i < state.size(); i++) {
+            state.floats()[i] *= 0.5f;
+        }
+        inputs.put("state", state);
+        inputs.put("sr", Tensor.ofLongs(new long[] {16000}));
+        compare(cached("silero-vad-v5"), inputs);
+    }
+
     static byte[] cached(String name) throws IOException {
         Path dir = Path.of(System.getProperty("ortex.models", System.getProperty("user.home") + "/.cache/ortex-models"));
         Path file = dir.resolve(name).resolve("model.onnx");

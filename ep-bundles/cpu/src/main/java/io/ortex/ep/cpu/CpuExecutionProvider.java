@@ -69,7 +69,13 @@ final class CpuExecutionProvider implements ExecutionProvider {
             throw new InvalidModelException(io.ortex.api.ErrorCode.INVALID_GRAPH, describe(node) + ": "
                     + e.getMessage(), e);
         }
-        int[] inputSlots = slots(node.inputs(), fused.inputNames());
+        List<ValueView> kernelInputs = node.inputs();
+        if (!node.implicitInputs().isEmpty()) {
+            // control-flow nodes: the outer-scope values their subgraphs read follow the regular inputs
+            kernelInputs = new ArrayList<>(node.inputs());
+            kernelInputs.addAll(node.implicitInputs());
+        }
+        int[] inputSlots = slots(kernelInputs, fused.inputNames());
         int[] outputSlots = slots(node.outputs(), fused.outputNames());
         return new NodeKernel(node, kernel, inputSlots, outputSlots, fused.outputNames().size());
     }

@@ -13,7 +13,10 @@ public interface CpuKernel {
     /**
      * Computes the node's outputs.
      *
-     * @param inputs one tensor per node input, {@code null} for an omitted optional input
+     * @param inputs one tensor per node input, {@code null} for an omitted optional input, followed by one tensor
+     *     per implicit input of the node ({@link io.ortex.api.spi.NodeView#implicitInputs()}, in that order): the
+     *     outer-scope values that the subgraphs of a control-flow node read, which its kernel passes on by name to
+     *     {@link KernelContext#runSubgraph}; nodes without subgraphs get exactly their inputs
      * @param context the run's context (intra-op threads)
      * @return one tensor per node output; entries for omitted optional outputs may be {@code null}
      */

@@ -1,8 +1,10 @@
 package io.ortex.ep.cpu;
 
+import io.ortex.ep.cpu.ops.ControlFlowOps;
 import io.ortex.ep.cpu.ops.ElementwiseOps;
 import io.ortex.ep.cpu.ops.NnOps;
 import io.ortex.ep.cpu.ops.NormOps;
+import io.ortex.ep.cpu.ops.RecurrentOps;
 import io.ortex.ep.cpu.ops.ReduceOps;
 import io.ortex.ep.cpu.ops.ShapeOps;
 
@@ -18,6 +20,8 @@ final class CpuOps {
         ReduceOps.register(r);
         NnOps.register(r);
         NormOps.register(r);
+        ControlFlowOps.register(r);
+        RecurrentOps.register(r);
         return r;
     }
 }

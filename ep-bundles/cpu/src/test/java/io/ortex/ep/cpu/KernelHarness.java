@@ -1,6 +1,7 @@
 package io.ortex.ep.cpu;
 
 import io.ortex.api.Tensor;
+import io.ortex.api.spi.GraphView;
 import io.ortex.api.spi.KernelContext;
 import io.ortex.api.spi.NodeView;
 import io.ortex.api.spi.ValueView;
@@ -24,7 +25,7 @@ import java.util.Map;
 public final class KernelHarness {
     private static final OpRegistry REGISTRY = new CpuEpFactory().registry();
 
-    /** A sequential kernel context. */
+    /** A sequential kernel context that runs nested subgraphs node by node, as this harness runs models. */
     public static final KernelContext SEQUENTIAL = new KernelContext() {
         @Override
         public int intraOpThreads() {
@@ -34,6 +35,11 @@ public final class KernelHarness {
         @Override
         public void parallelFor(int count, int minChunk, RangeBody body) {
             body.run(0, count);
+        }
+
+        @Override
+        public Map<String, Tensor> runSubgraph(GraphView subgraph, Map<String, Tensor> values) {
+            return runGraph(subgraph, values);
         }
     };
 
@@ -59,19 +65,29 @@ public final class KernelHarness {
      * @return graph outputs by name
      */
     public static Map<String, Tensor> run(OnnxModel model, Map<String, Tensor> inputs) {
+        return runGraph(model.graph(), inputs);
+    }
+
+    /**
+     * Runs one graph node by node; a control-flow node gets its implicit inputs after its inputs, as the CPU EP's
+     * adapter passes them, and a context whose {@link KernelContext#runSubgraph} runs nested graphs the same way.
+     */
+    private static Map<String, Tensor> runGraph(GraphView graph, Map<String, Tensor> inputs) {
         Map<String, Tensor> values = new HashMap<>(inputs);
-        for (ValueView init : model.graph().initializers()) {
+        for (ValueView init : graph.initializers()) {
             values.putIfAbsent(init.name(), init.initializer().orElseThrow());
         }
-        for (NodeView node : model.graph().nodes()) {
+        for (NodeView node : graph.nodes()) {
             KernelFactory f = REGISTRY.lookup(node);
             if (f == null) {
                 throw new IllegalStateException("no kernel for " + node.opType());
             }
             CpuKernel k = f.create(node);
-            Tensor[] in = new Tensor[node.inputs().size()];
+            List<ValueView> reads = new ArrayList<>(node.inputs());
+            reads.addAll(node.implicitInputs());
+            Tensor[] in = new Tensor[reads.size()];
             for (int i = 0; i < in.length; i++) {
-                ValueView v = node.inputs().get(i);
+                ValueView v = reads.get(i);
                 in[i] = v == null ? null : values.get(v.name());
             }
             Tensor[] out = k.run(in, SEQUENTIAL);
@@ -83,7 +99,7 @@ public final class KernelHarness {
             }
         }
         Map<String, Tensor> result = new LinkedHashMap<>();
-        for (ValueView o : model.graph().outputs()) {
+        for (ValueView o : graph.outputs()) {
             result.put(o.name(), values.get(o.name()));
         }
         return result;

@@ -1,6 +1,7 @@
 package io.ortex.ep.cpu;
 
 import io.ortex.ep.cpu.ops.ElementwiseOps;
+import io.ortex.ep.cpu.ops.LossOps;
 import io.ortex.ep.cpu.ops.NnOps;
 import io.ortex.ep.cpu.ops.NormOps;
 import io.ortex.ep.cpu.ops.ReduceOps;
@@ -18,6 +19,7 @@ final class CpuOps {
         ReduceOps.register(r);
         NnOps.register(r);
         NormOps.register(r);
+        LossOps.register(r);
         return r;
     }
 }

@@ -1,6 +1,7 @@
 package io.ortex.ep.cpu;
 
 import io.ortex.ep.cpu.ops.ElementwiseOps;
+import io.ortex.ep.cpu.ops.ImageOps;
 import io.ortex.ep.cpu.ops.LossOps;
 import io.ortex.ep.cpu.ops.NnOps;
 import io.ortex.ep.cpu.ops.NormOps;
@@ -20,6 +21,7 @@ final class CpuOps {
         NnOps.register(r);
         NormOps.register(r);
         LossOps.register(r);
+        ImageOps.register(r);
         return r;
     }
 }

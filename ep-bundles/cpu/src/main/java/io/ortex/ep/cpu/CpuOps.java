@@ -3,6 +3,7 @@ package io.ortex.ep.cpu;
 import io.ortex.ep.cpu.ops.ElementwiseOps;
 import io.ortex.ep.cpu.ops.ImageOps;
 import io.ortex.ep.cpu.ops.LossOps;
+import io.ortex.ep.cpu.ops.MlOps;
 import io.ortex.ep.cpu.ops.NnOps;
 import io.ortex.ep.cpu.ops.NormOps;
 import io.ortex.ep.cpu.ops.ReduceOps;
@@ -24,6 +25,7 @@ final class CpuOps {
         LossOps.register(r);
         ImageOps.register(r);
         TensorMathOps.register(r);
+        MlOps.register(r);
         return r;
     }
 }

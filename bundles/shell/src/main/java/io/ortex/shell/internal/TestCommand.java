@@ -210,9 +210,22 @@ public final class TestCommand {
             return new CaseResult(name, Outcome.PASS, "");
         } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
             String msg = e.getMessage() == null ? e.toString() : e.getMessage();
-            return new CaseResult(name, Outcome.ERROR, msg.replace('\n', ' '),
-                    e instanceof io.ortex.api.OrtexException oe ? oe.code().name() : e.getClass().getSimpleName());
+            return new CaseResult(name, Outcome.ERROR, msg.replace('\n', ' '), errorKind(e));
         }
+    }
+
+    /**
+     * Names what ended a case: {@code NOT_IMPLEMENTED} when any exception in the cause chain is an unimplemented
+     * feature (a wrapper such as a tensor-file error keeps it as its cause), else the error code of an Ortex
+     * exception, else the exception's simple class name.
+     */
+    static String errorKind(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof io.ortex.api.OrtexException oe && oe.code() == io.ortex.api.ErrorCode.NOT_IMPLEMENTED) {
+                return oe.code().name();
+            }
+        }
+        return e instanceof io.ortex.api.OrtexException oe ? oe.code().name() : e.getClass().getSimpleName();
     }
 
     private static List<Path> dataSets(Path dir) {

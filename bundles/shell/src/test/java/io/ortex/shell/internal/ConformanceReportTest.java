@@ -46,6 +46,17 @@ class ConformanceReportTest {
     }
 
     @Test
+    void aNotImplementedCauseSurvivesAWrapper() {
+        Exception inner = new io.ortex.api.NotImplementedException("tensor 'x' has element type int4");
+        Exception outer = new io.ortex.api.InvalidArgumentException(io.ortex.api.ErrorCode.INVALID_ARGUMENT,
+                "tensor file f: " + inner.getMessage(), inner);
+        assertEquals(NI, TestCommand.errorKind(outer));
+        assertEquals("INVALID_ARGUMENT", TestCommand.errorKind(
+                new io.ortex.api.InvalidArgumentException("bad input")));
+        assertEquals("IllegalStateException", TestCommand.errorKind(new IllegalStateException("x")));
+    }
+
+    @Test
     void writesTheSummaryAndEveryCaseThatDoesNotPass() {
         ConformanceReport report = new ConformanceReport(Set.of("Relu", "Add"),
                 Map.of("test_relu", List.of("Relu"), "test_add", List.of("Add"), "test_foo", List.of("Foo", "Add")));

@@ -3,8 +3,7 @@ package io.ortex.ep.cpu.ops;
 import io.ortex.ep.cpu.OpRegistry;
 
 /**
- * Image and spatial-sampling ops: GridSample, AffineGrid, CenterCropPad, Col2Im, RoiAlign, MaxRoiPool,
- * DeformConv and NonMaxSuppression.
+ * Image and spatial-sampling ops: GridSample, CenterCropPad and NonMaxSuppression.
  */
 public final class ImageOps {
     private ImageOps() {
@@ -17,5 +16,7 @@ public final class ImageOps {
      */
     public static void register(OpRegistry r) {
         r.register("", "GridSample", 16, GridSampleKernel::create);
+        r.register("", "CenterCropPad", 18, CenterCropPadKernel::create);
+        r.register("", "NonMaxSuppression", 10, NonMaxSuppressionKernel::create);
     }
 }

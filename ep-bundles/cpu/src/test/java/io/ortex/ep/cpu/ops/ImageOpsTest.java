@@ -42,4 +42,30 @@ class ImageOpsTest {
         Tensor g = Tensor.ofFloats(new float[] {0, 0, 0}, 1, 1, 1, 3);
         assertThrows(InvalidArgumentException.class, () -> new OneNodeModel("GridSample", 20).in(X).in(g).run1());
     }
+
+    @Test
+    void centerCropPadCropsOneAxisAndPadsAnother() {
+        // 3 x 2 -> 1 x 4: keep the middle row, put the two columns in the middle of four
+        Tensor x = Tensor.ofInts(new int[] {1, 2, 3, 4, 5, 6}, 3, 2);
+        Tensor y = new OneNodeModel("CenterCropPad", 18).in(x).in(Tensor.ofLongs(new long[] {1, 4}, 2)).run1();
+        assertArrayEquals(new long[] {1, 4}, y.shape());
+        assertArrayEquals(new int[] {0, 3, 4, 0}, y.ints());
+        Tensor z = new OneNodeModel("CenterCropPad", 18).in(x).in(Tensor.ofLongs(new long[] {1}, 1))
+                .ints("axes", -1).run1();
+        assertArrayEquals(new int[] {1, 3, 5}, z.ints());
+    }
+
+    @Test
+    void nonMaxSuppressionKeepsTheBestBoxesThatDoNotOverlap() {
+        // boxes 0 and 1 overlap (IoU 0.81); box 2 is apart; box 3 scores below the threshold
+        Tensor boxes = Tensor.ofFloats(new float[] {0, 0, 1, 1, 0, 0.1f, 1, 1, 2, 2, 3, 3, 5, 5, 6, 6}, 1, 4, 4);
+        Tensor scores = Tensor.ofFloats(new float[] {0.8f, 0.9f, 0.7f, 0.1f}, 1, 1, 4);
+        Tensor y = new OneNodeModel("NonMaxSuppression", 11).in(boxes).in(scores)
+                .in(Tensor.ofLongs(new long[] {3}, 1)).in(Tensor.ofFloats(new float[] {0.5f}, 1))
+                .in(Tensor.ofFloats(new float[] {0.2f}, 1)).run1();
+        assertArrayEquals(new long[] {2, 3}, y.shape());
+        assertArrayEquals(new long[] {0, 0, 1, 0, 0, 2}, y.longs());
+        Tensor none = new OneNodeModel("NonMaxSuppression", 11).in(boxes).in(scores).run1();
+        assertArrayEquals(new long[] {0, 3}, none.shape());
+    }
 }

@@ -47,8 +47,22 @@ public final class TestCommand {
      * @param name the case folder's name
      * @param outcome pass, fail or error
      * @param detail why it failed, or empty
+     * @param errorKind what ended an {@code ERROR} case: the {@link io.ortex.api.ErrorCode} name of an Ortex
+     *     exception (e.g. {@code NOT_IMPLEMENTED}, kept when the CPU EP re-wraps an exception with the node's name),
+     *     otherwise the exception's simple class name; empty for other outcomes
      */
-    public record CaseResult(String name, Outcome outcome, String detail) {
+    public record CaseResult(String name, Outcome outcome, String detail, String errorKind) {
+        /**
+         * Makes a result with no error kind.
+         *
+         * @param name the case folder's name
+         * @param outcome pass, fail or error
+         * @param detail why it failed, or empty
+         */
+        public CaseResult(String name, Outcome outcome, String detail) {
+            this(name, outcome, detail, "");
+        }
+
         /**
          * Formats the result as one line of the report.
          *
@@ -87,12 +101,18 @@ public final class TestCommand {
         String summary = (results.size() - failed) + " passed, " + failed + " failed";
         out.println(summary);
         if (o.has("--report")) {
-            List<String> lines = new ArrayList<>();
-            results.forEach(r -> lines.add(r.line()));
-            lines.add(summary);
             Path report = Path.of(o.get("--report", ""));
+            String text;
+            if (report.getFileName().toString().endsWith(".md")) {
+                text = ConformanceReport.forPaths(o.positional().stream().map(Path::of).toList()).markdown(results);
+            } else {
+                List<String> lines = new ArrayList<>();
+                results.forEach(r -> lines.add(r.line()));
+                lines.add(summary);
+                text = String.join("\n", lines) + "\n";
+            }
             io.ortex.onnx.ModelWriter.writeAtomically(report,
-                    os -> os.write((String.join("\n", lines) + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+                    os -> os.write(text.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
         }
         return failed == 0 ? 0 : 1;
     }
@@ -190,8 +210,22 @@ public final class TestCommand {
             return new CaseResult(name, Outcome.PASS, "");
         } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
             String msg = e.getMessage() == null ? e.toString() : e.getMessage();
-            return new CaseResult(name, Outcome.ERROR, msg.replace('\n', ' '));
+            return new CaseResult(name, Outcome.ERROR, msg.replace('\n', ' '), errorKind(e));
         }
+    }
+
+    /**
+     * Names what ended a case: {@code NOT_IMPLEMENTED} when any exception in the cause chain is an unimplemented
+     * feature (a wrapper such as a tensor-file error keeps it as its cause), else the error code of an Ortex
+     * exception, else the exception's simple class name.
+     */
+    static String errorKind(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof io.ortex.api.OrtexException oe && oe.code() == io.ortex.api.ErrorCode.NOT_IMPLEMENTED) {
+                return oe.code().name();
+            }
+        }
+        return e instanceof io.ortex.api.OrtexException oe ? oe.code().name() : e.getClass().getSimpleName();
     }
 
     private static List<Path> dataSets(Path dir) {

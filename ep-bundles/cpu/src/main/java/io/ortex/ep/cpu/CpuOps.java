@@ -2,11 +2,15 @@ package io.ortex.ep.cpu;
 
 import io.ortex.ep.cpu.ops.ControlFlowOps;
 import io.ortex.ep.cpu.ops.ElementwiseOps;
+import io.ortex.ep.cpu.ops.ImageOps;
+import io.ortex.ep.cpu.ops.LossOps;
+import io.ortex.ep.cpu.ops.MlOps;
 import io.ortex.ep.cpu.ops.NnOps;
 import io.ortex.ep.cpu.ops.NormOps;
 import io.ortex.ep.cpu.ops.RecurrentOps;
 import io.ortex.ep.cpu.ops.ReduceOps;
 import io.ortex.ep.cpu.ops.ShapeOps;
+import io.ortex.ep.cpu.ops.TensorMathOps;
 
 /** Builds the CPU EP's operator table from the op groups. */
 final class CpuOps {
@@ -22,6 +26,10 @@ final class CpuOps {
         NormOps.register(r);
         ControlFlowOps.register(r);
         RecurrentOps.register(r);
+        LossOps.register(r);
+        ImageOps.register(r);
+        TensorMathOps.register(r);
+        MlOps.register(r);
         return r;
     }
 }

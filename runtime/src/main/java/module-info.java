@@ -5,6 +5,7 @@
 module io.ortex.runtime {
     requires io.ortex.api;
     requires io.ortex.onnx;
+    requires com.google.protobuf;
 
     uses io.ortex.api.spi.EpFactory;
 

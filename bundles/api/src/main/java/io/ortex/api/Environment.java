@@ -133,6 +133,35 @@ public interface Environment extends AutoCloseable {
     DeviceIncompatibility deviceIncompatibility(String epName, HardwareDevice device);
 
     /**
+     * Creates a compiler of models for the EPs the given options select (explicit EP devices, policy or delegate,
+     * configuration entries), the compile API. The options are copied.
+     *
+     * @param options the session options that select the EPs and carry configuration
+     * @return a new compiler
+     * @throws NotImplementedException when this environment cannot compile models
+     */
+    default ModelCompiler modelCompiler(SessionOptions options) {
+        throw new NotImplementedException(getClass().getName() + " does not implement the compile API");
+    }
+
+    /**
+     * Asks, without creating a session, how well a compiled model suits EP devices: for each EP of the given devices
+     * whose compatibility string the model stores ({@code ep_compatibility_info.<EP>} metadata), that EP's factory
+     * judges it for those devices ({@link io.ortex.api.spi.EpFactory#validateCompiledModelCompatibility}).
+     *
+     * @param model the compiled model's file
+     * @param devices the EP devices the model would run on, at least one
+     * @return the verdict per EP name, for the EPs of {@code devices} the model names; an EP whose factory has no
+     *     validator answers {@link CompiledModelCompatibility#NOT_APPLICABLE}
+     * @throws InvalidArgumentException when no device is given
+     * @throws InvalidModelException when the model cannot be read
+     * @throws NotImplementedException when this environment cannot answer
+     */
+    default Map<String, CompiledModelCompatibility> compiledModelCompatibility(Path model, List<EpDevice> devices) {
+        throw new NotImplementedException(getClass().getName() + " does not judge compiled models");
+    }
+
+    /**
      * Adds a listener for EP devices arriving and leaving.
      *
      * @param listener the listener

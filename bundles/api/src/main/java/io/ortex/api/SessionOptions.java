@@ -28,6 +28,65 @@ public final class SessionOptions {
      */
     public static final String DISABLE_CPU_EP_FALLBACK = "session.disable_cpu_ep_fallback";
 
+    /**
+     * {@code "1"} makes session creation write a compiled model in which each partition an EP compiled is an
+     * {@code EPContext} node (ONNX Runtime's key). Default: {@value #EP_CONTEXT_ENABLE_DEFAULT}.
+     */
+    public static final String EP_CONTEXT_ENABLE = "ep.context_enable";
+    /** Default of {@link #EP_CONTEXT_ENABLE}: no compiled model is written. */
+    public static final String EP_CONTEXT_ENABLE_DEFAULT = "0";
+
+    /**
+     * The compiled model's path (ONNX Runtime's key); it must name a file. Default: none, meaning
+     * {@code <model>_ctx.onnx} beside the source model; required when the model is loaded from bytes. When loading a
+     * compiled model from bytes, its folder is where context binary files are looked up.
+     */
+    public static final String EP_CONTEXT_FILE_PATH = "ep.context_file_path";
+
+    /**
+     * {@code "1"} puts each payload inside its node's {@code ep_cache_context} attribute; {@code "0"} writes one
+     * context binary per partition beside the compiled model, {@code <model>_<EP>.bin} (numbered when an EP compiled
+     * several partitions), and stores its relative path (ONNX Runtime's key). Default:
+     * {@value #EP_CONTEXT_EMBED_MODE_DEFAULT}.
+     */
+    public static final String EP_CONTEXT_EMBED_MODE = "ep.context_embed_mode";
+    /** Default of {@link #EP_CONTEXT_EMBED_MODE}: context binaries in separate files. */
+    public static final String EP_CONTEXT_EMBED_MODE_DEFAULT = "0";
+
+    /**
+     * A prefix for the names (and {@code partition_name}) of the EPContext nodes written, so that nodes of several
+     * compiled models can be merged into one (ONNX Runtime's key). Default: none.
+     */
+    public static final String EP_CONTEXT_NODE_NAME_PREFIX = "ep.context_node_name_prefix";
+
+    /**
+     * When set, every initializer the compiled model keeps is written to this external data file beside it
+     * instead of inside it (ONNX Runtime's key). Default: none, all initializers embedded.
+     */
+    public static final String EP_CONTEXT_MODEL_EXTERNAL_INITIALIZERS_FILE_NAME =
+            "ep.context_model_external_initializers_file_name";
+
+    /** {@code "1"} lets EPs share resources (weights) between the compiled sessions (ONNX Runtime's key). */
+    public static final String EP_SHARE_EP_CONTEXTS = "ep.share_ep_contexts";
+
+    /** {@code "1"} marks the last session of a group that shares EP resources (ONNX Runtime's key). */
+    public static final String EP_STOP_SHARE_EP_CONTEXTS = "ep.stop_share_ep_contexts";
+
+    /**
+     * {@code "1"} makes loading a compiled model fail when an EP says it would be better recompiled
+     * ({@link CompiledModelCompatibility#SUPPORTED_PREFER_RECOMPILATION}); otherwise that is a warning (ONNX
+     * Runtime's key). Default: {@value #FAIL_ON_SUBOPTIMAL_COMPILED_MODEL_DEFAULT}.
+     */
+    public static final String FAIL_ON_SUBOPTIMAL_COMPILED_MODEL = "session.fail_on_suboptimal_compiled_model";
+    /** Default of {@link #FAIL_ON_SUBOPTIMAL_COMPILED_MODEL}: a warning only. */
+    public static final String FAIL_ON_SUBOPTIMAL_COMPILED_MODEL_DEFAULT = "0";
+
+    /**
+     * The model metadata key prefix under which an EP's compatibility string is stored in a compiled model,
+     * followed by the EP name ({@code ep_compatibility_info.<EP>}).
+     */
+    public static final String EP_COMPATIBILITY_INFO_PREFIX = "ep_compatibility_info.";
+
     /** Default number of intra-op threads: 0 means one per available processor. */
     public static final int DEFAULT_INTRA_OP_THREADS = 0;
 

@@ -2,6 +2,7 @@ package io.ortex.shell;
 
 import io.ortex.api.ErrorCode;
 import io.ortex.api.OrtexException;
+import io.ortex.shell.internal.CompileCommand;
 import io.ortex.shell.internal.DemoCommand;
 import io.ortex.shell.internal.DeviceCommands;
 import io.ortex.shell.internal.Options;
@@ -31,6 +32,8 @@ public final class Main {
             "  run MODEL [--input NAME=FILE.pb]... [--inputs DIR] [--shape NAME=AxB]... [--output-dir DIR]",
             "            [--repeat N] [--warmup N] [--threads N] [--seed N] [--json] [EP options]",
             "  test PATH... [--rtol R] [--atol A] [--report FILE] [--threads N] [EP options]",
+            "  compile MODEL -o OUT [--embed] [--flags error-if-no-nodes-compiled,error-if-output-exists]",
+            "            [EP options]    writes a compiled (EPContext) model",
             "EP options: [--policy P | --ep NAME...] [--config KEY=VALUE]... [--env KEY=VALUE]...",
             "            [--register NAME=JAR]...  (devices and eps take --env and --register too)",
             "policies: DEFAULT PREFER_CPU PREFER_NPU PREFER_GPU MAX_PERFORMANCE MAX_EFFICIENCY MIN_OVERALL_POWER",
@@ -70,6 +73,8 @@ public final class Main {
                     return RunCommand.run(Options.parse(list, RunCommand.FLAGS, RunCommand.VALUED), out);
                 case "test":
                     return TestCommand.run(Options.parse(list, TestCommand.FLAGS, TestCommand.VALUED), out);
+                case "compile":
+                    return CompileCommand.run(Options.parse(list, CompileCommand.FLAGS, CompileCommand.VALUED), out);
                 case "devices":
                     return DeviceCommands.devices(parseNoArgs(list), out);
                 case "eps":

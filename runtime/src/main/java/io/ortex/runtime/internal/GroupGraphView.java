@@ -1,10 +1,14 @@
 package io.ortex.runtime.internal;
 
+import io.ortex.api.InvalidArgumentException;
+import io.ortex.api.spi.EpContextNode;
 import io.ortex.api.spi.FusionOptions;
 import io.ortex.api.spi.GraphView;
 import io.ortex.api.spi.NodeView;
 import io.ortex.api.spi.ValueView;
 import io.ortex.onnx.Graph;
+import io.ortex.onnx.Node;
+import io.ortex.runtime.internal.epcontext.EpContextReader;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -18,7 +22,8 @@ import java.util.Set;
 /**
  * The graph an EP compiles for one claimed group: the group's nodes in topological order; as inputs, the values the
  * group reads from outside (constant initializers left out when the EP asked to drop them); as outputs, the values
- * it produces that a node outside the group, or the graph's caller, reads.
+ * it produces that a node outside the group, or the graph's caller, reads. It reads the EPContext nodes among its
+ * nodes for the EP ({@link #epContext}), resolving context binary files against the context folder it was given.
  */
 final class GroupGraphView implements GraphView {
     private final Graph graph;
@@ -26,10 +31,16 @@ final class GroupGraphView implements GraphView {
     private final List<ValueView> inputs;
     private final List<ValueView> outputs;
     private final String name;
+    private final Path contextFolder;
 
     GroupGraphView(Graph graph, String name, List<NodeView> groupNodes, FusionOptions options) {
+        this(graph, name, groupNodes, options, null);
+    }
+
+    GroupGraphView(Graph graph, String name, List<NodeView> groupNodes, FusionOptions options, Path contextFolder) {
         this.graph = graph;
         this.name = name;
+        this.contextFolder = contextFolder;
         Set<NodeView> members = new HashSet<>(groupNodes);
         List<NodeView> ordered = new ArrayList<>();
         for (NodeView n : graph.nodes()) {
@@ -148,5 +159,13 @@ final class GroupGraphView implements GraphView {
     @Override
     public Map<String, String> modelMetadata() {
         return graph.modelMetadata();
+    }
+
+    @Override
+    public EpContextNode epContext(NodeView node) {
+        if (!nodes.contains(node) || !(node instanceof Node n)) {
+            throw new InvalidArgumentException("node '" + node.displayName() + "' is not a node of " + name);
+        }
+        return EpContextReader.read(n, contextFolder);
     }
 }

@@ -13,6 +13,7 @@ import io.ortex.api.spi.KernelContext;
 import io.ortex.api.spi.ValueView;
 import io.ortex.onnx.Graph;
 import io.ortex.onnx.OnnxModel;
+import io.ortex.runtime.internal.epcontext.EpContextGeneration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -93,9 +94,30 @@ final class InferenceSession implements Session {
      */
     static InferenceSession create(String id, OnnxModel model, Map<String, String> config, int threads,
                                    List<EpBinding> bindings, Runnable onClose) {
+        return create(id, model, config, threads, bindings, null, onClose);
+    }
+
+    /**
+     * Compiles a model with the given EPs and creates the session, writing a compiled model as {@code generation}
+     * says; on failure nothing is left behind.
+     *
+     * @param id the session's id
+     * @param model the model
+     * @param config the session configuration, EP options included
+     * @param threads intra-op threads (0 for one per processor)
+     * @param bindings the EPs in priority order
+     * @param generation how to write the compiled model, or {@code null} to follow {@code ep.context_enable} in
+     *     {@code config}
+     * @param onClose called once the session has released its EPs
+     * @return the session
+     */
+    static InferenceSession create(String id, OnnxModel model, Map<String, String> config, int threads,
+                                   List<EpBinding> bindings, EpContextGeneration generation, Runnable onClose) {
         IntraOpPool pool = new IntraOpPool(threads);
         try {
-            return new InferenceSession(id, model, SessionCompiler.compile(model, config, bindings), pool, onClose);
+            SessionCompiler.Result compiled = generation == null ? SessionCompiler.compile(model, config, bindings)
+                    : SessionCompiler.compile(model, config, bindings, generation);
+            return new InferenceSession(id, model, compiled, pool, onClose);
         } catch (RuntimeException | Error e) {
             pool.close();
             throw e;

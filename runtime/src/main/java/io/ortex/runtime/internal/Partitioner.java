@@ -1,6 +1,7 @@
 package io.ortex.runtime.internal;
 
 import io.ortex.api.NotImplementedException;
+import io.ortex.api.spi.EpContextNode;
 import io.ortex.api.spi.ExecutionProvider;
 import io.ortex.api.spi.FusionOptions;
 import io.ortex.api.spi.GraphSupport;
@@ -83,6 +84,12 @@ final class Partitioner {
             groups.addAll(mine);
         }
         for (NodeView n : graph.nodes()) {
+            if (!owner.containsKey(n) && EpContextNode.isEpContext(n)) {
+                throw new NotImplementedException("EPContext node '" + n.displayName() + "' (source '"
+                        + n.stringAttr(EpContextNode.SOURCE, "") + "') is not claimed by any EP of this session ("
+                        + eps.stream().map(ExecutionProvider::name).collect(Collectors.joining(", "))
+                        + "): the EP that compiled it is not selected or not registered");
+            }
             if (!owner.containsKey(n)) {
                 throw new NotImplementedException("node '" + n.displayName() + "' (op " + opName(n) + ", opset "
                         + n.opsetVersion() + ") is not supported by any EP of this session ("

@@ -1,5 +1,6 @@
 package io.ortex.runtime.internal;
 
+import io.ortex.api.CompiledModelCompatibility;
 import io.ortex.api.DeviceIncompatibility;
 import io.ortex.api.EpDevice;
 import io.ortex.api.EpDeviceListener;
@@ -8,6 +9,7 @@ import io.ortex.api.Environment;
 import io.ortex.api.ErrorCode;
 import io.ortex.api.HardwareDevice;
 import io.ortex.api.InvalidArgumentException;
+import io.ortex.api.ModelCompiler;
 import io.ortex.api.OrtexException;
 import io.ortex.api.Session;
 import io.ortex.api.SessionOptions;
@@ -15,6 +17,8 @@ import io.ortex.api.spi.EpFactory;
 import io.ortex.api.spi.SupportedDevice;
 import io.ortex.onnx.ModelReader;
 import io.ortex.onnx.OnnxModel;
+import io.ortex.runtime.internal.epcontext.CompatibilityCheck;
+import io.ortex.runtime.internal.epcontext.EpContextGeneration;
 import java.io.IOException;
 import java.net.MalformedURLException;
 import java.net.URL;
@@ -23,6 +27,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.ServiceConfigurationError;
@@ -99,6 +105,18 @@ final class RuntimeEnvironment implements Environment {
     }
 
     private Session open(OnnxModel model, SessionOptions options) {
+        return open(model, options, null);
+    }
+
+    /**
+     * Creates a session; the compile API passes how to write the compiled model.
+     *
+     * @param model the model
+     * @param options the session options
+     * @param generation how to write the compiled model, or {@code null} to follow {@code ep.context_enable}
+     * @return the session
+     */
+    InferenceSession open(OnnxModel model, SessionOptions options, EpContextGeneration generation) {
         Map<String, String> metadata = ModelMetadata.of(model);
         String id = "s" + sessionCounter.incrementAndGet();
         SessionLease lease = new SessionLease(id, model.path().map(Object::toString).orElse("(bytes)"));
@@ -129,7 +147,7 @@ final class RuntimeEnvironment implements Environment {
             }
             InferenceSession[] self = new InferenceSession[1];
             self[0] = InferenceSession.create(id, model, selection.config(), options.intraOpThreads(), bindings,
-                    () -> {
+                    generation, () -> {
                         sessions.remove(self[0]);
                         registry.release(lease);
                     });
@@ -215,6 +233,60 @@ final class RuntimeEnvironment implements Environment {
         } finally {
             registry.release(lease);
         }
+    }
+
+    @Override
+    public ModelCompiler modelCompiler(SessionOptions options) {
+        checkOpen();
+        return new RuntimeModelCompiler(this, options);
+    }
+
+    /**
+     * Reads a model for the compile API, as {@link #createSession(byte[], SessionOptions)} or
+     * {@link #createSession(Path, SessionOptions)} would.
+     *
+     * @param file the model file, or {@code null}
+     * @param bytes the model bytes when {@code file} is {@code null}
+     * @param options the session options (external-data folder for bytes)
+     * @return the model
+     */
+    OnnxModel readModel(Path file, byte[] bytes, SessionOptions options) {
+        checkOpen();
+        if (file != null) {
+            return ModelReader.read(file);
+        }
+        String folder = options.configValue(SessionOptions.MODEL_EXTERNAL_INITIALIZERS_FOLDER, null);
+        return ModelReader.read(bytes, folder == null ? null : Path.of(folder));
+    }
+
+    @Override
+    public Map<String, CompiledModelCompatibility> compiledModelCompatibility(Path model, List<EpDevice> devices) {
+        checkOpen();
+        if (devices == null || devices.isEmpty()) {
+            throw new InvalidArgumentException("compiledModelCompatibility needs one or more EP devices");
+        }
+        Map<String, String> metadata = ModelReader.read(model).metadata();
+        Map<String, List<HardwareDevice>> byEp = new LinkedHashMap<>();
+        for (EpDevice d : devices) {
+            if (d == null) {
+                throw new InvalidArgumentException("compiledModelCompatibility was given a null EP device");
+            }
+            byEp.computeIfAbsent(d.epName(), k -> new ArrayList<>()).add(d.device());
+        }
+        Map<String, CompiledModelCompatibility> out = new LinkedHashMap<>();
+        SessionLease lease = new SessionLease("q" + queryCounter.incrementAndGet(), "compatibility query for " + model);
+        Map<String, EpFactory> factories = registry.acquire(lease, List.copyOf(byEp.keySet()));
+        try {
+            for (Map.Entry<String, List<HardwareDevice>> e : byEp.entrySet()) {
+                String info = metadata.get(SessionOptions.EP_COMPATIBILITY_INFO_PREFIX + e.getKey());
+                if (info != null) {
+                    out.put(e.getKey(), CompatibilityCheck.judge(factories.get(e.getKey()), e.getValue(), info));
+                }
+            }
+        } finally {
+            registry.release(lease);
+        }
+        return Collections.unmodifiableMap(out);
     }
 
     @Override

@@ -5,16 +5,23 @@ import io.ortex.api.NodeAssignment;
 import io.ortex.api.OrtexException;
 import io.ortex.api.Tensor;
 import io.ortex.api.spi.ComputeKernel;
+import io.ortex.api.spi.EpContextPayload;
 import io.ortex.api.spi.DataTransfer;
 import io.ortex.api.spi.ExecutionProvider;
 import io.ortex.api.spi.FusedNode;
 import io.ortex.api.spi.GraphView;
 import io.ortex.api.spi.MemoryDevice;
 import io.ortex.api.spi.NodeView;
+import io.ortex.api.spi.SupportedDevice;
 import io.ortex.api.spi.ValueView;
 import io.ortex.onnx.Graph;
 import io.ortex.onnx.OnnxModel;
+import io.ortex.runtime.internal.epcontext.CompatibilityCheck;
+import io.ortex.runtime.internal.epcontext.CompiledPartition;
+import io.ortex.runtime.internal.epcontext.EpContextGeneration;
+import io.ortex.runtime.internal.epcontext.EpContextSettings;
 import java.lang.System.Logger.Level;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -23,12 +30,15 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
  * Turns a model and a session's EPs into what the session runs: creates the EPs, partitions the main graph and every
  * nested subgraph (subgraphs first, as ONNX Runtime does), has each EP compile all of its groups in one call, and
- * builds one {@link GraphPlan} per graph. On failure, every EP created so far is released.
+ * builds one {@link GraphPlan} per graph; before any of that it judges a compiled model's compatibility strings, and
+ * after compiling it writes the compiled model (EPContext) when asked. On failure, every EP created so far is
+ * released.
  */
 final class SessionCompiler {
     private static final System.Logger LOG = System.getLogger(SessionCompiler.class.getName());
@@ -46,7 +56,40 @@ final class SessionCompiler {
     private SessionCompiler() {
     }
 
+    /**
+     * Compiles a session, writing a compiled model when its configuration says {@code ep.context_enable=1}.
+     *
+     * @param model the model
+     * @param config the session configuration
+     * @param bindings the EPs in priority order
+     * @return the compiled session
+     */
     static Result compile(OnnxModel model, Map<String, String> config, List<EpBinding> bindings) {
+        return compile(model, config, bindings, EpContextGeneration.fromSessionConfig(model, config));
+    }
+
+    /**
+     * Compiles a session: checks the model's compatibility strings, creates the EPs, partitions, compiles, and
+     * writes the compiled model when {@code generation} is given.
+     *
+     * @param model the model
+     * @param config the session configuration
+     * @param bindings the EPs in priority order
+     * @param generation how to write the compiled model, or {@code null} for none
+     * @return the compiled session
+     */
+    static Result compile(OnnxModel model, Map<String, String> config, List<EpBinding> bindings,
+                          EpContextGeneration generation) {
+        EpContextSettings settings = EpContextSettings.of(config);
+        List<CompatibilityCheck.Candidate> candidates = new ArrayList<>();
+        for (EpBinding b : bindings) {
+            candidates.add(new CompatibilityCheck.Candidate(b.factory(),
+                    b.devices().stream().map(SupportedDevice::device).toList()));
+        }
+        CompatibilityCheck.check(model.metadata(), model.describe(), candidates, settings.failOnSuboptimal());
+        if (generation != null) {
+            generation.checkBeforePartitioning(model);
+        }
         List<EpInstance> created = new ArrayList<>();
         // every EP sees the same entries and none can change what the next one sees
         Map<String, String> frozen = Collections.unmodifiableMap(new LinkedHashMap<>(config));
@@ -69,7 +112,12 @@ final class SessionCompiler {
             }
             Map<Graph, List<ExecutionPlan.Compiled>> compiled = new IdentityHashMap<>();
             Map<NodeView, String[]> where = new HashMap<>();
-            compileAll(model, created, graphs, groups, compiled, where);
+            Path contextFolder = settings.contextFolder(model.path().orElse(null));
+            List<CompiledGroup> done = compileAll(model, created, graphs, groups, compiled, where, contextFolder,
+                    generation);
+            if (generation != null) {
+                generation.finish(model, savedPartitions(model, done), compatibility(model, created));
+            }
             ExecutionPlan.Transfers transfers = transfers(created);
             Map<Graph, GraphPlan> plans = new IdentityHashMap<>();
             for (Graph g : graphs) {
@@ -84,6 +132,46 @@ final class SessionCompiler {
         }
     }
 
+    /** A group an EP compiled: where it lives, its fused node, its nodes and its kernel. */
+    private record CompiledGroup(Graph owner, ExecutionProvider ep, FusedNode fused, List<NodeView> nodes,
+                                 ComputeKernel kernel) {
+    }
+
+    /**
+     * Asks the kernels of the main graph's groups for their EPContext payloads. Groups in nested subgraphs keep their
+     * nodes in the compiled model (and are compiled again when it is loaded), as ONNX Runtime writes only the main
+     * graph's EPContext nodes.
+     */
+    private static List<CompiledPartition> savedPartitions(OnnxModel model, List<CompiledGroup> done) {
+        List<CompiledPartition> out = new ArrayList<>();
+        for (CompiledGroup g : done) {
+            if (g.owner() != model.graph()) {
+                continue;
+            }
+            Optional<EpContextPayload> payload = g.kernel().epContext();
+            if (payload != null && payload.isPresent()) {
+                out.add(new CompiledPartition(g.ep().name(), g.fused(), g.nodes(), payload.get()));
+            }
+        }
+        return out;
+    }
+
+    /** Collects each EP's compatibility string; an EP that fails to give one is logged and left out. */
+    private static Map<String, String> compatibility(OnnxModel model, List<EpInstance> eps) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (EpInstance inst : eps) {
+            try {
+                Optional<String> info = inst.ep().compatibilityInfo(model.graph());
+                if (info != null && info.isPresent() && !info.get().isEmpty()) {
+                    out.put(inst.ep().name(), info.get());
+                }
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "EP " + inst.ep().name() + " failed to give its compatibility info", e);
+            }
+        }
+        return out;
+    }
+
     /** Lists a graph's nested subgraphs before the graph itself. */
     private static void collect(Graph g, List<Graph> out) {
         for (NodeView n : g.nodes()) {
@@ -94,11 +182,19 @@ final class SessionCompiler {
         out.add(g);
     }
 
-    private static void compileAll(OnnxModel model, List<EpInstance> eps, List<Graph> graphs,
-                                   Map<Graph, List<Partitioner.Group>> groups,
-                                   Map<Graph, List<ExecutionPlan.Compiled>> compiled, Map<NodeView, String[]> where) {
+    private static List<CompiledGroup> compileAll(OnnxModel model, List<EpInstance> eps, List<Graph> graphs,
+                                                  Map<Graph, List<Partitioner.Group>> groups,
+                                                  Map<Graph, List<ExecutionPlan.Compiled>> compiled,
+                                                  Map<NodeView, String[]> where, Path contextFolder,
+                                                  EpContextGeneration generation) {
         String hash = modelHash(model);
         int counter = 0;
+        int total = groups.values().stream().mapToInt(List::size).sum();
+        int finished = 0;
+        if (generation != null) {
+            generation.progress(0, total);
+        }
+        List<CompiledGroup> done = new ArrayList<>();
         for (EpInstance inst : eps) {
             ExecutionProvider ep = inst.ep();
             List<GraphView> views = new ArrayList<>();
@@ -113,7 +209,8 @@ final class SessionCompiler {
                     }
                     String metadef = ep.name() + "_" + hash + "_" + n++;
                     String name = ep.name() + "_" + metadef + "_" + counter++;
-                    GroupGraphView view = new GroupGraphView(g, metadef, group.nodes(), group.options());
+                    GroupGraphView view = new GroupGraphView(g, metadef, group.nodes(), group.options(),
+                            contextFolder);
                     views.add(view);
                     fused.add(new FusedNodeImpl(name, ExecutionPlan.names(view.inputs()),
                             ExecutionPlan.names(view.outputs())));
@@ -126,6 +223,9 @@ final class SessionCompiler {
             }
             List<ComputeKernel> kernels = ep.compile(views, fused);
             if (kernels == null || kernels.size() != views.size() || kernels.contains(null)) {
+                if (kernels != null) {
+                    inst.kernels().addAll(kernels.stream().filter(k -> k != null).toList());
+                }
                 throw new OrtexException(ErrorCode.FAIL, "EP " + ep.name() + " compiled "
                         + (kernels == null ? "nothing" : kernels.size() + " kernels") + " for " + views.size()
                         + " partitions");
@@ -139,8 +239,14 @@ final class SessionCompiler {
                 for (NodeView node : mine.get(i).nodes()) {
                     where.put(node, new String[] {ep.name(), fused.get(i).name()});
                 }
+                done.add(new CompiledGroup(g, ep, fused.get(i), views.get(i).nodes(), kernels.get(i)));
+            }
+            finished += views.size();
+            if (generation != null) {
+                generation.progress(finished, total);
             }
         }
+        return done;
     }
 
     /** Finds, among the session's EP factories, one whose data transfer copies between two memory devices. */

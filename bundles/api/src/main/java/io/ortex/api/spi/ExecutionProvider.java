@@ -31,6 +31,12 @@ public interface ExecutionProvider {
     /**
      * Compiles the groups assigned to this EP into kernels, one per group.
      *
+     * <p>EPContext (pre-compiled models): when the session writes a compiled model ({@code ep.context_enable=1} in
+     * the session configuration), the runtime then asks each kernel for its {@link ComputeKernel#epContext()}
+     * payload. When loading a compiled model, a group may be a single {@code EPContext} node that this EP claimed
+     * because its {@code source} is this EP's name ({@link EpContextNode#sourceOf}); the EP reads it with
+     * {@link GraphView#epContext(NodeView)} and rebuilds the kernel from the payload instead of compiling nodes.
+     *
      * @param graphs one graph per group, holding just the group's nodes; its inputs are what the group consumes
      *     from outside and its outputs what others consume, in the order the kernel receives and returns them
      * @param fusedNodes the fused node that replaces each group in the session's graph, same order

@@ -87,4 +87,23 @@ public interface GraphView {
      * @return the metadata
      */
     Map<String, String> modelMetadata();
+
+    /**
+     * Reads an EPContext node of this graph with its payload, for an EP compiling the node in
+     * {@link ExecutionProvider#compile}. With {@code embed_mode=1} the payload is the {@code ep_cache_context}
+     * attribute's bytes; with {@code embed_mode=0} it is the content of the file that attribute names, relative to
+     * the model's folder (or, for a model loaded from bytes, to the folder of the session's
+     * {@code ep.context_file_path}); a path that is absolute or leads out of that folder is refused. Default:
+     * unsupported, as only the graphs the runtime hands to {@code compile} can read payloads.
+     *
+     * @param node an EPContext node of this graph
+     * @return the node's attributes and payload
+     * @throws io.ortex.api.InvalidModelException when the node is not an EPContext node, lacks
+     *     {@code ep_cache_context}, or its file cannot be read or lies outside the model's folder
+     * @throws io.ortex.api.NotImplementedException when this view cannot read payloads
+     */
+    default EpContextNode epContext(NodeView node) {
+        throw new io.ortex.api.NotImplementedException("this graph view cannot read the EPContext payload of node '"
+                + node.displayName() + "'");
+    }
 }

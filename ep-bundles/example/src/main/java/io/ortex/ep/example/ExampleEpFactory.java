@@ -1,5 +1,6 @@
 package io.ortex.ep.example;
 
+import io.ortex.api.CompiledModelCompatibility;
 import io.ortex.api.Environment;
 import io.ortex.api.HardwareDevice;
 import io.ortex.api.HardwareDeviceType;
@@ -7,6 +8,8 @@ import io.ortex.api.InvalidArgumentException;
 import io.ortex.api.spi.EpFactory;
 import io.ortex.api.spi.ExecutionProvider;
 import io.ortex.api.spi.SupportedDevice;
+import io.ortex.ep.example.program.ProgramCodec;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -36,6 +39,9 @@ public final class ExampleEpFactory implements EpFactory {
      * keeps it a separate instruction. Given per session as {@code ep.exampleexecutionprovider.fuse}.
      */
     public static final String OPTION_FUSE = "fuse";
+
+    /** The architecture written into EPContext nodes ({@code hardware_architecture}): the host-emulated NPU. */
+    public static final String HARDWARE_ARCHITECTURE = "ortex-emulated-npu";
 
     /** The virtual NPU: type NPU, this EP's vendor and vendor id, device id 0, {@code is_virtual=1}. */
     public static final HardwareDevice VIRTUAL_NPU = new HardwareDevice(HardwareDeviceType.NPU, VENDOR_ID, 0, VENDOR,
@@ -107,6 +113,57 @@ public final class ExampleEpFactory implements EpFactory {
                     + fuse + "'");
         }
         return new ExampleExecutionProvider(fuse.equals("1"));
+    }
+
+    /**
+     * Gets the compatibility string the EP stores in compiled models:
+     * {@code ExampleExecutionProvider;version=<EP version>;format=<program format>}.
+     *
+     * @return the string
+     */
+    public static String compatibilityInfo() {
+        return NAME + ";version=" + VERSION + ";format=" + ProgramCodec.FORMAT;
+    }
+
+    /**
+     * Judges a compiled model's compatibility string: {@code SUPPORTED_OPTIMAL} for this EP version and program
+     * format; {@code SUPPORTED_PREFER_RECOMPILATION} for another version with the same major number, or an older
+     * program format; {@code UNSUPPORTED} for another EP, another major version, a newer format or a malformed
+     * string. The devices do not matter: the emulated NPU is the same everywhere.
+     */
+    @Override
+    public CompiledModelCompatibility validateCompiledModelCompatibility(List<HardwareDevice> devices,
+                                                                        String compatibilityInfo) {
+        String[] parts = compatibilityInfo == null ? new String[0] : compatibilityInfo.split(";");
+        if (parts.length < 3 || !parts[0].equals(NAME)) {
+            return CompiledModelCompatibility.UNSUPPORTED;
+        }
+        Map<String, String> fields = new HashMap<>();
+        for (int i = 1; i < parts.length; i++) {
+            int eq = parts[i].indexOf('=');
+            if (eq > 0) {
+                fields.put(parts[i].substring(0, eq), parts[i].substring(eq + 1));
+            }
+        }
+        String version = fields.get("version");
+        int format;
+        try {
+            format = Integer.parseInt(fields.getOrDefault("format", ""));
+        } catch (NumberFormatException e) {
+            return CompiledModelCompatibility.UNSUPPORTED;
+        }
+        if (version == null || !major(version).equals(major(VERSION)) || format > ProgramCodec.FORMAT) {
+            return CompiledModelCompatibility.UNSUPPORTED;
+        }
+        if (format < ProgramCodec.FORMAT || !version.equals(VERSION)) {
+            return CompiledModelCompatibility.SUPPORTED_PREFER_RECOMPILATION;
+        }
+        return CompiledModelCompatibility.SUPPORTED_OPTIMAL;
+    }
+
+    private static String major(String semver) {
+        int dot = semver.indexOf('.');
+        return dot < 0 ? semver : semver.substring(0, dot);
     }
 
     /** Nothing to release: an EP holds only its compiled programs, which go with it. */

@@ -1,15 +1,20 @@
 package io.ortex.ep.example;
 
 import io.ortex.api.InvalidArgumentException;
+import io.ortex.api.InvalidModelException;
 import io.ortex.api.spi.ComputeKernel;
+import io.ortex.api.spi.EpContextNode;
 import io.ortex.api.spi.ExecutionProvider;
 import io.ortex.api.spi.FusedNode;
 import io.ortex.api.spi.FusionOptions;
 import io.ortex.api.spi.GraphSupport;
 import io.ortex.api.spi.GraphView;
 import io.ortex.api.spi.NodeView;
+import io.ortex.ep.example.program.Program;
+import io.ortex.ep.example.program.ProgramCodec;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The example EP for one session: it claims groups of supported nodes ({@link FusionPlanner}) and compiles each
@@ -48,15 +53,27 @@ final class ExampleExecutionProvider implements ExecutionProvider {
         return fuseRelu;
     }
 
-    /** Claims each convex group of supported nodes with one {@code addNodesToFuse} call. */
+    /**
+     * Claims each EPContext node whose {@code source} is this EP's name, alone, and each convex group of supported
+     * nodes with one {@code addNodesToFuse} call.
+     */
     @Override
     public void getCapability(GraphView graph, GraphSupport support) {
+        for (NodeView node : graph.nodes()) {
+            if (EpContextNode.sourceOf(node).filter(ExampleEpFactory.NAME::equals).isPresent()) {
+                support.addNodesToFuse(List.of(node), FUSION_OPTIONS);
+            }
+        }
         for (List<NodeView> group : FusionPlanner.plan(graph)) {
             support.addNodesToFuse(group, FUSION_OPTIONS);
         }
     }
 
-    /** Compiles each group into a program; the graphs are not kept, the fused nodes' names are. */
+    /**
+     * Compiles each group into a program; the graphs are not kept, the fused nodes' names are. A group that is one
+     * EPContext node is not compiled: its program is read back from the payload ({@link ProgramCodec}), weights
+     * already packed.
+     */
     @Override
     public List<ComputeKernel> compile(List<GraphView> graphs, List<FusedNode> fusedNodes) {
         if (graphs.size() != fusedNodes.size()) {
@@ -66,9 +83,39 @@ final class ExampleExecutionProvider implements ExecutionProvider {
         List<ComputeKernel> kernels = new ArrayList<>(graphs.size());
         for (int i = 0; i < graphs.size(); i++) {
             FusedNode fused = fusedNodes.get(i);
-            kernels.add(new ProgramKernel(fused.name(), compiler.compile(graphs.get(i), fused)));
+            GraphView graph = graphs.get(i);
+            Program program = isEpContext(graph) ? load(graph, fused) : compiler.compile(graph, fused);
+            kernels.add(new ProgramKernel(fused.name(), program));
         }
         return kernels;
+    }
+
+    private static boolean isEpContext(GraphView graph) {
+        return graph.nodes().size() == 1 && EpContextNode.isEpContext(graph.nodes().get(0));
+    }
+
+    /** Reads the program of an EPContext node, checking that it takes and gives what the fused node does. */
+    private static Program load(GraphView graph, FusedNode fused) {
+        EpContextNode node = graph.epContext(graph.nodes().get(0));
+        Program program;
+        try {
+            program = ProgramCodec.read(node.payload());
+        } catch (IllegalArgumentException e) {
+            throw new InvalidModelException("EPContext node '" + node.name() + "': its payload is not a program this"
+                    + " EP can read: " + e.getMessage());
+        }
+        if (!program.inputNames().equals(fused.inputNames()) || !program.outputNames().equals(fused.outputNames())) {
+            throw new InvalidModelException("EPContext node '" + node.name() + "': its program takes "
+                    + program.inputNames() + " and gives " + program.outputNames() + ", but the node has inputs "
+                    + fused.inputNames() + " and outputs " + fused.outputNames());
+        }
+        return program;
+    }
+
+    /** Describes what programs are compiled for: {@code ExampleExecutionProvider;version=<EP>;format=<format>}. */
+    @Override
+    public Optional<String> compatibilityInfo(GraphView graph) {
+        return Optional.of(ExampleEpFactory.compatibilityInfo());
     }
 
     @Override

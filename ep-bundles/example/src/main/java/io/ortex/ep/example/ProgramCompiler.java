@@ -21,6 +21,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 /**
@@ -41,7 +42,19 @@ import java.util.function.Function;
  * Not thread safe; the EP creates one per {@code compile} call.
  */
 final class ProgramCompiler {
+    /** How many weights all compilers of this class loader packed: the work loading a payload skips. */
+    private static final AtomicLong PACKED_WEIGHTS = new AtomicLong();
+
     private final boolean fuseRelu;
+
+    /**
+     * Gets how many weights were packed so far, over all compilers; for tests and diagnostics.
+     *
+     * @return the count
+     */
+    static long packedWeights() {
+        return PACKED_WEIGHTS.get();
+    }
 
     /**
      * Creates a compiler.
@@ -129,6 +142,7 @@ final class ProgramCompiler {
                 if (index == null) {
                     index = weights.size();
                     weights.add(packing.apply(constant(v)));
+                    PACKED_WEIGHTS.incrementAndGet();
                     weightIndex.put(key, index);
                 }
                 operands[i] = new Operand(Kind.WEIGHT, index);

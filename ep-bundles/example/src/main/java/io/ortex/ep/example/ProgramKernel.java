@@ -3,8 +3,11 @@ package io.ortex.ep.example;
 import io.ortex.api.OrtexException;
 import io.ortex.api.Tensor;
 import io.ortex.api.spi.ComputeKernel;
+import io.ortex.api.spi.EpContextPayload;
 import io.ortex.api.spi.KernelContext;
 import io.ortex.ep.example.program.Program;
+import io.ortex.ep.example.program.ProgramCodec;
+import java.util.Optional;
 
 /**
  * The compute kernel of one fused node: runs its {@link Program} on the kernel inputs and returns the outputs, in
@@ -32,6 +35,16 @@ final class ProgramKernel implements ComputeKernel {
      */
     Program program() {
         return program;
+    }
+
+    /**
+     * Serializes the program ({@link ProgramCodec}) as the EPContext payload, tagged with the EP version, the
+     * emulated architecture and the format.
+     */
+    @Override
+    public Optional<EpContextPayload> epContext() {
+        return Optional.of(new EpContextPayload(ProgramCodec.write(program), ExampleEpFactory.VERSION,
+                ExampleEpFactory.HARDWARE_ARCHITECTURE, "program format " + ProgramCodec.FORMAT));
     }
 
     @Override

@@ -12,5 +12,27 @@
  * <p>This package knows nothing about ONNX graphs or the SPI's graph view: a program is plain data, which is what
  * lets it be serialized (for example as an EPContext payload) and loaded without the original model. The
  * translation from a graph to a program lives in {@code io.ortex.ep.example.ProgramCompiler}.
+ *
+ * <h2>Serialized form (the EPContext payload)</h2>
+ * {@link io.ortex.ep.example.program.ProgramCodec} writes a program as follows; numbers are little-endian, an
+ * {@code i32} is 4 bytes, an {@code i64} 8, an {@code f32} an IEEE 754 float in 4, a {@code u8} one byte; a
+ * <i>string</i> is an {@code i32} byte count then that many UTF-8 bytes; an <i>int list</i> is an {@code i32} count
+ * then that many {@code i32}.
+ * <ol>
+ *   <li>magic {@code i32} {@code 0x4750584F} (the bytes {@code OXPG}), format {@code i32} = 1;</li>
+ *   <li>inputs: {@code i32} count, then each input name as a string;</li>
+ *   <li>weights: {@code i32} count, then for each: name (string), rank ({@code i32}), each dimension
+ *       ({@code i64}), value count ({@code i32}, the product of the dimensions), the float32 values ({@code f32}
+ *       each) in the packed layout, so that loading never packs again;</li>
+ *   <li>instructions: {@code i32} count, then for each: op code ({@code i32}, {@link
+ *       io.ortex.ep.example.program.OpCode#code()}), fused Relu ({@code u8} 0/1), operand slots (int list), then
+ *       the attributes: a kind {@code u8} (0 none; 1 MatMul: {@code u8} bTransposed; 2 Gemm: {@code u8} transA,
+ *       {@code u8} transB, {@code f32} alpha, {@code f32} beta; 3 Conv: {@code i32} spatial rank, {@code i32} group,
+ *       then kernel, strides, pads and dilations as int lists);</li>
+ *   <li>outputs: {@code i32} count then each name (string); output slots (int list).</li>
+ * </ol>
+ * Nothing may follow. A reader refuses another magic, another format, counts that overrun the bytes, and programs
+ * whose slots are inconsistent. The format number goes into the EP's compatibility string
+ * ({@code ExampleExecutionProvider;version=<EP version>;format=<format>}).
  */
 package io.ortex.ep.example.program;

@@ -1,0 +1,91 @@
+package io.ortex.ep.example;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ortex.api.CompiledModelCompatibility;
+import io.ortex.api.spi.GraphView;
+import io.ortex.ep.example.program.PackedWeight;
+import io.ortex.ep.example.program.Program;
+import io.ortex.ep.example.program.ProgramCodec;
+import io.ortex.onnx.OnnxModel;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/** The serialized program format and the factory's compatibility verdicts. */
+class ProgramCodecTest {
+    private static Program compiled() {
+        OnnxModel model = new ModelBuilder()
+                .input("x", -1, 4)
+                .initializer("w", Tensors.random(new Random(1), 4, 3))
+                .initializer("b", Tensors.random(new Random(2), 3))
+                .initializer("g", Tensors.random(new Random(3), 3, 2))
+                .node("mm", "MatMul", List.of("x", "w"), "h")
+                .node("add", "Add", List.of("h", "b"), "h2")
+                .node("relu", "Relu", List.of("h2"), "h3")
+                .node("gemm", "Gemm", List.of("h3", "g"), "y", ModelBuilder.attr("alpha", 0.5f))
+                .output("y").build();
+        GraphView g = model.graph();
+        TestFusedNode fused = new TestFusedNode("p", List.of("x"), List.of("y"));
+        return new ProgramCompiler(true).compile(g, fused);
+    }
+
+    @Test
+    void aProgramRoundTripsWithItsPackedWeights() {
+        Program p = compiled();
+        byte[] bytes = ProgramCodec.write(p);
+        Program back = ProgramCodec.read(bytes);
+        assertEquals(p, back);
+        for (int i = 0; i < p.weights().size(); i++) {
+            PackedWeight a = p.weights().get(i);
+            PackedWeight b = back.weights().get(i);
+            assertEquals(a.name(), b.name());
+            assertArrayEquals(a.value().shape(), b.value().shape());
+            assertArrayEquals(a.value().floats(), b.value().floats());
+        }
+        assertArrayEquals(bytes, ProgramCodec.write(back), "writing is deterministic");
+    }
+
+    @Test
+    void damagedBytesAreRefusedWithAReason() {
+        byte[] bytes = ProgramCodec.write(compiled());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> ProgramCodec.read(Arrays.copyOf(bytes, bytes.length - 3)));
+        assertTrue(e.getMessage().contains("truncated") || e.getMessage().contains("count"), e.getMessage());
+        byte[] magic = bytes.clone();
+        magic[0] ^= 1;
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> ProgramCodec.read(magic)).getMessage()
+                .contains("magic"));
+        byte[] format = bytes.clone();
+        format[4] = 9;
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> ProgramCodec.read(format)).getMessage()
+                .contains("format 9"));
+        byte[] longer = Arrays.copyOf(bytes, bytes.length + 1);
+        assertThrows(IllegalArgumentException.class, () -> ProgramCodec.read(longer));
+    }
+
+    @Test
+    void theValidatorJudgesVersionAndFormat() {
+        ExampleEpFactory f = new ExampleEpFactory();
+        List<io.ortex.api.HardwareDevice> d = List.of(ExampleEpFactory.VIRTUAL_NPU);
+        String n = ExampleEpFactory.NAME;
+        assertEquals("ExampleExecutionProvider;version=0.1.0;format=1", ExampleEpFactory.compatibilityInfo());
+        assertEquals(CompiledModelCompatibility.SUPPORTED_OPTIMAL,
+                f.validateCompiledModelCompatibility(d, ExampleEpFactory.compatibilityInfo()));
+        assertEquals(CompiledModelCompatibility.SUPPORTED_PREFER_RECOMPILATION,
+                f.validateCompiledModelCompatibility(d, n + ";version=0.1.0;format=0"));
+        assertEquals(CompiledModelCompatibility.SUPPORTED_PREFER_RECOMPILATION,
+                f.validateCompiledModelCompatibility(d, n + ";version=0.0.9;format=1"));
+        assertEquals(CompiledModelCompatibility.UNSUPPORTED,
+                f.validateCompiledModelCompatibility(d, n + ";version=1.0.0;format=1"));
+        assertEquals(CompiledModelCompatibility.UNSUPPORTED,
+                f.validateCompiledModelCompatibility(d, n + ";version=0.1.0;format=2"));
+        assertEquals(CompiledModelCompatibility.UNSUPPORTED,
+                f.validateCompiledModelCompatibility(d, "OtherEP;version=0.1.0;format=1"));
+        assertEquals(CompiledModelCompatibility.UNSUPPORTED, f.validateCompiledModelCompatibility(d, "garbage"));
+    }
+}

@@ -3,6 +3,7 @@ package io.ortex.ep.cpu;
 import io.ortex.ep.cpu.ops.ElementwiseOps;
 import io.ortex.ep.cpu.ops.NnOps;
 import io.ortex.ep.cpu.ops.NormOps;
+import io.ortex.ep.cpu.ops.QuantizeOps;
 import io.ortex.ep.cpu.ops.ReduceOps;
 import io.ortex.ep.cpu.ops.ShapeOps;
 
@@ -18,6 +19,7 @@ final class CpuOps {
         ReduceOps.register(r);
         NnOps.register(r);
         NormOps.register(r);
+        QuantizeOps.register(r);
         return r;
     }
 }

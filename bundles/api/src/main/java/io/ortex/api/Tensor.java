@@ -63,7 +63,8 @@ public final class Tensor {
     }
 
     /**
-     * Creates a tensor filled with zeros (false, empty strings).
+     * Creates a tensor filled with zeros (false, empty strings; for float8e8m0, which has no zero, pattern 0,
+     * the value 2^-127).
      *
      * @param type the element type
      * @param shape the dimensions
@@ -274,7 +275,8 @@ public final class Tensor {
     }
 
     /**
-     * Reads one element as a double, whatever the numeric type (unsigned types read as unsigned, bool as 0 or 1).
+     * Reads one element as a double, whatever the numeric type (unsigned types read as unsigned, bool as 0 or 1,
+     * the 8- and 4-bit float patterns decoded exactly).
      *
      * @param index the flat row-major index
      * @return the value
@@ -293,6 +295,9 @@ public final class Tensor {
             }
             case BOOL: return ((boolean[]) data)[index] ? 1 : 0;
             case STRING: throw new InvalidArgumentException("a string tensor has no numeric elements");
+            case FLOAT8E4M3FN: case FLOAT8E4M3FNUZ: case FLOAT8E5M2: case FLOAT8E5M2FNUZ: case FLOAT8E8M0:
+            case FLOAT4E2M1:
+                return NarrowFloats.toFloat(type, ((byte[]) data)[index]);
             default: return getLong(index);
         }
     }
@@ -314,6 +319,7 @@ public final class Tensor {
             case UINT16: return Short.toUnsignedInt(((short[]) data)[index]);
             case INT8: return ((byte[]) data)[index];
             case UINT8: return Byte.toUnsignedInt(((byte[]) data)[index]);
+            case INT4: case UINT4: case INT2: case UINT2: return ((byte[]) data)[index];
             case BOOL: return ((boolean[]) data)[index] ? 1 : 0;
             case STRING: throw new InvalidArgumentException("a string tensor has no numeric elements");
             default: return (long) getDouble(index);
@@ -416,7 +422,7 @@ public final class Tensor {
     }
 
     private String formatNumber(int i) {
-        if (type.isFloatingPoint()) {
+        if (type.isFloatingPoint() || type.isNarrowFloat()) {
             return Float.toString((float) getDouble(i));
         }
         return type == ElementType.BOOL ? Boolean.toString(((boolean[]) data)[i])

@@ -53,7 +53,9 @@ class ElementTypeTest {
                 Class<?> c = t.storage().getComponentType();
                 int bytes = c == boolean.class ? 1 : c == byte.class ? 1 : c == short.class ? 2
                         : c == int.class || c == float.class ? 4 : 8;
-                assertEquals(bytes, t.byteSize(), t.name());
+                int bits = t.bitWidth();
+                assertEquals(bits < 8 ? 0 : bytes, t.byteSize(), t.name());
+                assertEquals(bits < 8 ? bits : bytes * 8, bits, t.name());
             }
         }
         assertEquals(0, ElementType.STRING.byteSize());
@@ -68,10 +70,7 @@ class ElementTypeTest {
                 unsupported.add(t);
             }
         }
-        assertEquals(EnumSet.of(ElementType.COMPLEX64, ElementType.COMPLEX128, ElementType.FLOAT8E4M3FN,
-                ElementType.FLOAT8E4M3FNUZ, ElementType.FLOAT8E5M2, ElementType.FLOAT8E5M2FNUZ, ElementType.UINT4,
-                ElementType.INT4, ElementType.FLOAT4E2M1, ElementType.FLOAT8E8M0, ElementType.UINT2,
-                ElementType.INT2), unsupported);
+        assertEquals(EnumSet.of(ElementType.COMPLEX64, ElementType.COMPLEX128), unsupported);
     }
 
     @Test
@@ -84,6 +83,35 @@ class ElementTypeTest {
                 ElementType.UINT32, ElementType.INT32, ElementType.UINT64, ElementType.INT64),
                 filter(ElementType::isInteger));
         assertFalse(ElementType.BOOL.isInteger());
+        assertEquals(EnumSet.of(ElementType.FLOAT8E4M3FN, ElementType.FLOAT8E4M3FNUZ, ElementType.FLOAT8E5M2,
+                ElementType.FLOAT8E5M2FNUZ, ElementType.FLOAT8E8M0, ElementType.FLOAT4E2M1),
+                filter(ElementType::isNarrowFloat));
+        assertEquals(EnumSet.of(ElementType.INT4, ElementType.UINT4, ElementType.INT2, ElementType.UINT2),
+                filter(ElementType::isNarrowInteger));
+        for (ElementType t : filter(t -> t.isNarrowFloat() || t.isNarrowInteger())) {
+            assertSame(byte[].class, t.storage(), t.name());
+        }
+        assertEquals(4, ElementType.INT4.bitWidth());
+        assertEquals(4, ElementType.FLOAT4E2M1.bitWidth());
+        assertEquals(2, ElementType.UINT2.bitWidth());
+        assertEquals(8, ElementType.FLOAT8E8M0.bitWidth());
+        assertEquals(0, ElementType.STRING.bitWidth());
+    }
+
+    @Test
+    void integerRanges() {
+        assertEquals(-8, ElementType.INT4.minValue());
+        assertEquals(7, ElementType.INT4.maxValue());
+        assertEquals(0, ElementType.UINT4.minValue());
+        assertEquals(15, ElementType.UINT4.maxValue());
+        assertEquals(-2, ElementType.INT2.minValue());
+        assertEquals(1, ElementType.INT2.maxValue());
+        assertEquals(3, ElementType.UINT2.maxValue());
+        assertEquals(255, ElementType.UINT8.maxValue());
+        assertEquals(Short.MIN_VALUE, ElementType.INT16.minValue());
+        assertEquals(0xffff_ffffL, ElementType.UINT32.maxValue());
+        assertThrows(InvalidArgumentException.class, ElementType.UINT64::maxValue);
+        assertThrows(InvalidArgumentException.class, ElementType.FLOAT::minValue);
     }
 
     private static Set<ElementType> filter(java.util.function.Predicate<ElementType> p) {

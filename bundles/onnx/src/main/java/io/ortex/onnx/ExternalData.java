@@ -157,13 +157,13 @@ public final class ExternalData {
         TensorCodec.requireNumeric(name, type, "an external file");
         long[] shape = TensorCodec.shape(proto);
         int count = TensorCodec.elementCount(proto, shape);
-        long expected = (long) count * type.byteSize();
+        long expected = TensorCodec.byteCount(type, count);
         if (info.length() != expected) {
             throw new InvalidModelException("initializer '" + name + "' of type " + type + " and shape "
                     + Tensor.shapeString(shape) + " needs " + expected + " bytes, its external data has "
                     + info.length());
         }
-        if (expected <= chunkBytes) {
+        if (expected <= chunkBytes || type.bitWidth() < 8) {
             return TensorCodec.fromBytes(name, type, shape, count, bytes(info, "initializer '" + name + "'"));
         }
         Object data = Array.newInstance(type.storage().getComponentType(), count);

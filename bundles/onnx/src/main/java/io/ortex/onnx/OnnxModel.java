@@ -149,7 +149,7 @@ public final class OnnxModel {
             ElementType type = TensorCodec.elementType(t);
             long[] shape = TensorCodec.shape(t);
             int count = TensorCodec.elementCount(t, shape);
-            long bytes = (long) count * type.byteSize();
+            long bytes = TensorCodec.byteCount(type, count);
             String fits = " of type " + type + " and shape " + Tensor.shapeString(shape) + " needs ";
             if (ExternalData.isExternal(t)) {
                 TensorCodec.requireNumeric(t.getName(), type, "an external file");
@@ -166,8 +166,9 @@ public final class OnnxModel {
                 }
             } else {
                 int found = TensorCodec.typedFieldCount(t, type);
-                if (found != count) {
-                    throw new InvalidModelException(what + fits + count + " elements in "
+                long entries = TensorCodec.typedFieldEntries(type, count);
+                if (found != entries) {
+                    throw new InvalidModelException(what + fits + entries + " entries in "
                             + TensorCodec.typedField(type) + ", found " + found);
                 }
             }

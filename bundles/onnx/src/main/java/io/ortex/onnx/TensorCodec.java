@@ -16,6 +16,11 @@ import java.util.List;
  * Converts between {@link Tensor} and ONNX's {@code TensorProto}, both ways: elements in {@code raw_data}
  * (little-endian) or in the typed fields ({@code float_data}, {@code int32_data}, ...), as ONNX allows. Data held in
  * external files is read by {@link ExternalData}, which hands the bytes to {@link #fromBytes}.
+ *
+ * <p>The sub-byte types are packed as ONNX stores them, low bits first: {@code int4}, {@code uint4} and
+ * {@code float4e2m1} two per byte, {@code int2} and {@code uint2} four per byte, the last byte padded with zeros.
+ * In {@code int32_data} each entry holds one such packed byte; the 8-bit floats take one entry per element. In
+ * memory every one of these types has one element per byte (see {@link ElementType}).
  */
 public final class TensorCodec {
     private TensorCodec() {
@@ -56,7 +61,7 @@ public final class TensorCodec {
      */
     public static Tensor fromBytes(String name, ElementType type, long[] shape, int count, ByteBuffer bytes) {
         requireNumeric(name, type, "raw_data");
-        long expected = (long) count * type.byteSize();
+        long expected = byteCount(type, count);
         if (bytes.remaining() != expected) {
             throw new InvalidModelException("tensor '" + name + "' of type " + type + " and shape "
                     + Tensor.shapeString(shape) + " needs " + expected + " bytes of data, found " + bytes.remaining());
@@ -77,6 +82,12 @@ public final class TensorCodec {
      */
     static void decodeInto(ElementType type, ByteBuffer bytes, Object array, int start) {
         ByteBuffer le = bytes.slice().order(ByteOrder.LITTLE_ENDIAN);
+        if (type.bitWidth() < 8) {
+            byte[] a = (byte[]) array;
+            int n = (int) Math.min((long) le.remaining() * (8 / type.bitWidth()), a.length - start);
+            unpack(type, le, a, start, n);
+            return;
+        }
         int n = le.remaining() / type.byteSize();
         if (array instanceof float[] a) {
             le.asFloatBuffer().get(a, start, n);
@@ -97,6 +108,60 @@ public final class TensorCodec {
         } else {
             throw new NotImplementedException("cannot decode " + type + " elements from bytes");
         }
+    }
+
+    /**
+     * Counts the bytes that a number of elements takes in {@code raw_data} or an external file, sub-byte types
+     * packed.
+     *
+     * @param type a numeric element type
+     * @param count the element count
+     * @return the byte count
+     */
+    public static long byteCount(ElementType type, long count) {
+        int bits = type.bitWidth();
+        return bits >= 8 ? count * (bits / 8) : (count * bits + 7) / 8;
+    }
+
+    /**
+     * Unpacks sub-byte elements, low bits first, into one element per byte: int4 and int2 sign-extended, the other
+     * types as their bit patterns.
+     *
+     * @param type int4, uint4, float4e2m1, int2 or uint2
+     * @param packed the bytes, read from their position on
+     * @param out the elements
+     * @param start the index in {@code out} of the first element
+     * @param n the number of elements
+     */
+    private static void unpack(ElementType type, ByteBuffer packed, byte[] out, int start, int n) {
+        int bits = type.bitWidth();
+        int perByte = 8 / bits;
+        int mask = (1 << bits) - 1;
+        int signShift = 32 - bits;
+        boolean signed = type == ElementType.INT4 || type == ElementType.INT2;
+        int base = packed.position();
+        for (int i = 0; i < n; i++) {
+            int v = (packed.get(base + i / perByte) >>> ((i % perByte) * bits)) & mask;
+            out[start + i] = (byte) (signed ? (v << signShift) >> signShift : v);
+        }
+    }
+
+    /**
+     * Packs one-element-per-byte sub-byte elements, low bits first, the last byte padded with zeros.
+     *
+     * @param type int4, uint4, float4e2m1, int2 or uint2
+     * @param elements the elements
+     * @return the packed bytes
+     */
+    private static byte[] pack(ElementType type, byte[] elements) {
+        int bits = type.bitWidth();
+        int perByte = 8 / bits;
+        int mask = (1 << bits) - 1;
+        byte[] out = new byte[(int) byteCount(type, elements.length)];
+        for (int i = 0; i < elements.length; i++) {
+            out[i / perByte] |= (byte) ((elements[i] & mask) << ((i % perByte) * bits));
+        }
+        return out;
     }
 
     /**
@@ -151,8 +216,35 @@ public final class TensorCodec {
         }
     }
 
+    /**
+     * Counts the entries of the typed field that a number of elements takes: one per element, except for the
+     * sub-byte types, whose entries each hold one packed byte.
+     *
+     * @param type a supported element type
+     * @param count the element count
+     * @return the number of entries in {@link #typedField}
+     */
+    public static long typedFieldEntries(ElementType type, long count) {
+        return type.bitWidth() < 8 && type != ElementType.STRING ? byteCount(type, count) : count;
+    }
+
     private static Tensor fromTypedFields(TensorProto p, ElementType type, long[] shape, int count) {
         String name = p.getName();
+        if (type.bitWidth() < 8 && type != ElementType.STRING) {
+            int entries = (int) typedFieldEntries(type, count);
+            int found = p.getInt32DataCount();
+            if (found != entries) {
+                throw new InvalidModelException("tensor '" + name + "' of type " + type + " needs " + entries
+                        + " packed bytes in int32_data for " + count + " elements, found " + found);
+            }
+            byte[] packed = new byte[entries];
+            for (int i = 0; i < entries; i++) {
+                packed[i] = (byte) p.getInt32Data(i);
+            }
+            byte[] a = new byte[count];
+            unpack(type, ByteBuffer.wrap(packed), a, 0, count);
+            return Tensor.of(type, shape, a);
+        }
         checkCount(name, typedField(type), typedFieldCount(p, type), count);
         Object data;
         switch (type) {
@@ -212,7 +304,8 @@ public final class TensorCodec {
                 data = a;
                 break;
             }
-            case INT8: case UINT8: {
+            case INT8: case UINT8: case FLOAT8E4M3FN: case FLOAT8E4M3FNUZ: case FLOAT8E5M2: case FLOAT8E5M2FNUZ:
+            case FLOAT8E8M0: {
                 byte[] a = new byte[count];
                 for (int i = 0; i < count; i++) {
                     a[i] = (byte) p.getInt32Data(i);
@@ -265,13 +358,16 @@ public final class TensorCodec {
     }
 
     /**
-     * Encodes a numeric tensor's elements as little-endian bytes.
+     * Encodes a numeric tensor's elements as little-endian bytes, sub-byte types packed.
      *
      * @param tensor the tensor, not of type string
      * @return a buffer positioned at 0, its limit the byte count
      */
     public static ByteBuffer toBytes(Tensor tensor) {
         ElementType type = tensor.type();
+        if (type.bitWidth() < 8 && type != ElementType.STRING) {
+            return ByteBuffer.wrap(pack(type, tensor.bytes())).order(ByteOrder.LITTLE_ENDIAN);
+        }
         ByteBuffer buf = ByteBuffer.allocate(tensor.size() * type.byteSize()).order(ByteOrder.LITTLE_ENDIAN);
         Object data = tensor.data();
         if (data instanceof float[] a) {

@@ -44,7 +44,7 @@ public final class TensorComparison {
             }
             return null;
         }
-        if (!type.isFloatingPoint()) {
+        if (!type.isFloatingPoint() && !type.isNarrowFloat()) {
             for (int i = 0; i < n; i++) {
                 if (expected.getLong(i) != actual.getLong(i)) {
                     return "element " + i + " is " + actual.getLong(i) + ", expected " + expected.getLong(i);

@@ -46,6 +46,13 @@ class TensorCodecTest {
                 case UINT8: case INT8: Array.setByte(data, i, (byte) (v * 50)); break;
                 case UINT16: case INT16: Array.setShort(data, i, (short) (v * 20000)); break;
                 case UINT32: case INT32: Array.setInt(data, i, v * 1_500_000_000); break;
+                case INT4: Array.setByte(data, i, (byte) (v * 3 % 16 - 8)); break;
+                case UINT4: case FLOAT4E2M1: Array.setByte(data, i, (byte) (v * 5 % 16)); break;
+                case INT2: Array.setByte(data, i, (byte) (v % 4 - 2)); break;
+                case UINT2: Array.setByte(data, i, (byte) (v * 3 % 4)); break;
+                case FLOAT8E4M3FN: case FLOAT8E4M3FNUZ: case FLOAT8E5M2: case FLOAT8E5M2FNUZ: case FLOAT8E8M0:
+                    Array.setByte(data, i, (byte) (v * 37));
+                    break;
                 default: Array.setLong(data, i, v * 7_000_000_000_000_000_000L); break;
             }
         }
@@ -56,6 +63,9 @@ class TensorCodecTest {
         assertEquals(expected.type(), actual.type());
         assertArrayEquals(expected.shape(), actual.shape());
         assertNull(TensorComparison.difference(expected, actual, 0, 0), () -> expected + " vs " + actual);
+        if (expected.data() instanceof byte[] b) {
+            assertArrayEquals(b, actual.bytes(), () -> expected + " vs " + actual);
+        }
     }
 
     @Test
@@ -72,7 +82,8 @@ class TensorCodecTest {
             Tensor t = sample(type, shape);
             TensorProto p = TensorCodec.toProto(t, "t");
             assertEquals(type.code(), p.getDataType());
-            assertEquals((long) t.size() * type.byteSize(), p.getRawData().size());
+            assertEquals(type.bitWidth() < 8 ? ((long) t.size() * type.bitWidth() + 7) / 8
+                    : (long) t.size() * type.byteSize(), p.getRawData().size());
             assertSameTensor(t, TensorCodec.fromProto(p));
         }
     }
@@ -91,6 +102,13 @@ class TensorCodecTest {
     static TensorProto typed(Tensor t) {
         TensorProto.Builder b = TensorProto.newBuilder().setName("t").setDataType(t.type().code())
                 .addAllDims(TestModels.boxed(t.shape()));
+        if (t.type().bitWidth() < 8) {
+            // sub-byte types: each int32_data entry holds one byte packed as in raw_data
+            for (byte packed : TensorCodec.toProto(t, "t").getRawData().toByteArray()) {
+                b.addInt32Data(Byte.toUnsignedInt(packed));
+            }
+            return b.build();
+        }
         for (int i = 0; i < t.size(); i++) {
             switch (t.type()) {
                 case FLOAT: b.addFloatData(t.floats()[i]); break;
@@ -99,7 +117,10 @@ class TensorCodecTest {
                 case UINT64: b.addUint64Data(t.longs()[i]); break;
                 case UINT32: b.addUint64Data(Integer.toUnsignedLong(t.ints()[i])); break;
                 case FLOAT16: case BFLOAT16: case UINT16: b.addInt32Data(Short.toUnsignedInt(t.shorts()[i])); break;
-                case UINT8: b.addInt32Data(Byte.toUnsignedInt(t.bytes()[i])); break;
+                case UINT8: case FLOAT8E4M3FN: case FLOAT8E4M3FNUZ: case FLOAT8E5M2: case FLOAT8E5M2FNUZ:
+                case FLOAT8E8M0:
+                    b.addInt32Data(Byte.toUnsignedInt(t.bytes()[i]));
+                    break;
                 default: b.addInt32Data((int) t.getLong(i)); break;
             }
         }
@@ -174,8 +195,64 @@ class TensorCodecTest {
                 .setDataLocation(TensorProto.DataLocation.EXTERNAL).build()), "'x'", "external");
     }
 
+    @Test
+    void subByteTypesPackLowBitsFirstWithOddCounts() {
+        Tensor i4 = Tensor.of(ElementType.INT4, new long[] {5}, new byte[] {-8, 7, -1, 0, 3});
+        TensorProto p = TensorCodec.toProto(i4, "i4");
+        assertArrayEquals(new byte[] {(byte) 0x78, (byte) 0x0f, (byte) 0x03}, p.getRawData().toByteArray());
+        assertSameTensor(i4, TensorCodec.fromProto(p));
+        Tensor u4 = Tensor.of(ElementType.UINT4, new long[] {3}, new byte[] {15, 1, 9});
+        assertArrayEquals(new byte[] {(byte) 0x1f, (byte) 0x09}, TensorCodec.toProto(u4, "u").getRawData()
+                .toByteArray());
+        Tensor f4 = Tensor.of(ElementType.FLOAT4E2M1, new long[] {1}, new byte[] {0xf});
+        assertArrayEquals(new byte[] {0x0f}, TensorCodec.toProto(f4, "f").getRawData().toByteArray());
+        Tensor i2 = Tensor.of(ElementType.INT2, new long[] {7}, new byte[] {-2, -1, 0, 1, 1, -2, -1});
+        TensorProto p2 = TensorCodec.toProto(i2, "i2");
+        // 10 11 00 01 -> 0b01001110; then 01 10 11 (pad 00) -> 0b00111001
+        assertArrayEquals(new byte[] {(byte) 0x4e, (byte) 0x39}, p2.getRawData().toByteArray());
+        assertSameTensor(i2, TensorCodec.fromProto(p2));
+        Tensor u2 = Tensor.of(ElementType.UINT2, new long[] {5}, new byte[] {3, 2, 1, 0, 3});
+        TensorProto pu2 = TensorCodec.toProto(u2, "u2");
+        assertArrayEquals(new byte[] {(byte) 0x1b, 0x03}, pu2.getRawData().toByteArray());
+        assertSameTensor(u2, TensorCodec.fromProto(pu2));
+        // the high nibble of int4 0x8.. unpacks sign-extended
+        Tensor decoded = TensorCodec.fromProto(TensorProto.newBuilder().setDataType(ElementType.INT4.code())
+                .addDims(2).setRawData(ByteString.copyFrom(new byte[] {(byte) 0x9f})).build());
+        assertArrayEquals(new byte[] {-1, -7}, decoded.bytes());
+        assertEquals(-7, decoded.getLong(1));
+        assertEquals(-7.0, decoded.getDouble(1));
+    }
+
+    @Test
+    void subByteTypedFieldsHoldPackedBytes() {
+        TensorProto p = TensorProto.newBuilder().setName("q").setDataType(ElementType.UINT4.code()).addDims(3)
+                .addInt32Data(0x21).addInt32Data(0x03).build();
+        assertArrayEquals(new byte[] {1, 2, 3}, TensorCodec.fromProto(p).bytes());
+        fails(InvalidModelException.class, () -> TensorCodec.fromProto(p.toBuilder().addInt32Data(0).build()),
+                "'q'", "2 packed bytes", "found 3");
+        fails(InvalidModelException.class, () -> TensorCodec.fromProto(p.toBuilder().setRawData(
+                ByteString.copyFrom(new byte[3])).build()), "'q'", "2 bytes", "found 3");
+        assertEquals(2, TensorCodec.typedFieldEntries(ElementType.UINT4, 3));
+        assertEquals(2, TensorCodec.byteCount(ElementType.INT2, 5));
+        assertEquals(5, TensorCodec.typedFieldEntries(ElementType.FLOAT8E5M2, 5));
+        assertEquals(20, TensorCodec.byteCount(ElementType.FLOAT, 5));
+    }
+
+    @Test
+    void float8TypedFieldsHoldOnePatternPerEntry() {
+        TensorProto p = TensorProto.newBuilder().setDataType(ElementType.FLOAT8E4M3FN.code()).addDims(3)
+                .addInt32Data(0x38).addInt32Data(0xb8).addInt32Data(0x7f).build();
+        Tensor t = TensorCodec.fromProto(p);
+        assertEquals(1.0, t.getDouble(0));
+        assertEquals(-1.0, t.getDouble(1));
+        assertTrue(Double.isNaN(t.getDouble(2)));
+        assertArrayEquals(new byte[] {0x38, (byte) 0xb8, 0x7f}, TensorCodec.toProto(t, "t").getRawData()
+                .toByteArray());
+    }
+
     @ParameterizedTest
-    @EnumSource(value = ElementType.class, names = {"FLOAT", "INT64", "FLOAT16", "BOOL", "UINT8"})
+    @EnumSource(value = ElementType.class, names = {"FLOAT", "INT64", "FLOAT16", "BOOL", "UINT8", "INT4", "UINT2",
+        "FLOAT8E5M2"})
     void decodesFromAnyBufferPosition(ElementType type) {
         Tensor t = sample(type, 3);
         ByteBuffer bytes = TensorCodec.toBytes(t);

@@ -8,6 +8,7 @@ import io.ortex.ep.cpu.ops.MlOps;
 import io.ortex.ep.cpu.ops.NnOps;
 import io.ortex.ep.cpu.ops.NormOps;
 import io.ortex.ep.cpu.ops.RecurrentOps;
+import io.ortex.ep.cpu.ops.QuantizeOps;
 import io.ortex.ep.cpu.ops.ReduceOps;
 import io.ortex.ep.cpu.ops.ShapeOps;
 import io.ortex.ep.cpu.ops.TensorMathOps;
@@ -30,6 +31,7 @@ final class CpuOps {
         ImageOps.register(r);
         TensorMathOps.register(r);
         MlOps.register(r);
+        QuantizeOps.register(r);
         return r;
     }
 }

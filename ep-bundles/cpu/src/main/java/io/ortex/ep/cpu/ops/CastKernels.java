@@ -2,16 +2,19 @@ package io.ortex.ep.cpu.ops;
 
 import io.ortex.api.ElementType;
 import io.ortex.api.InvalidModelException;
+import io.ortex.api.NarrowFloats;
 import io.ortex.api.NotImplementedException;
 import io.ortex.api.Tensor;
 import io.ortex.api.spi.NodeView;
 import io.ortex.ep.cpu.CpuKernel;
 
 /**
- * Cast and CastLike between every pair of supported element types, strings included. Floating point to integer
- * truncates towards zero and narrows by wrapping; numbers to bool test for non-zero. The {@code saturate}
- * attribute only concerns 8-bit float targets, which (like the 4- and 2-bit types) are not supported and are
- * refused when the kernel is created.
+ * Cast and CastLike between every pair of supported element types, strings and the narrow types included.
+ * Floating point to integer truncates towards zero and narrows by wrapping (to 4 and 2 bits as well); numbers to
+ * bool test for non-zero. Narrow floats are decoded exactly and encoded rounding to nearest even; the
+ * {@code saturate} attribute (opset 19, default 1) decides what float8 and float8e8m0 targets do with values out
+ * of their range, and {@code round_mode} (opset 25, default {@code up}) how float8e8m0 targets round. Narrow
+ * sources are widened first (floats to float32, integers to int32), which is exact.
  */
 final class CastKernels {
     private static final double TWO_POW_63 = 9.223372036854775808E18;
@@ -31,7 +34,9 @@ final class CastKernels {
         }
         ElementType to = ElementType.fromCode((int) node.intAttr("to", 0));
         requireSupported(to, "attribute 'to'");
-        return (in, ctx) -> new Tensor[] {convert(in[0], to)};
+        boolean saturate = node.intAttr("saturate", 1) != 0;
+        NarrowFloats.E8M0Rounding rounding = rounding(node);
+        return (in, ctx) -> new Tensor[] {convert(in[0], to, saturate, rounding)};
     }
 
     /**
@@ -45,14 +50,37 @@ final class CastKernels {
             node.inputs().get(1).typeInfo().ifPresent(info -> requireSupported(info.type(),
                     "input 'target_type'"));
         }
-        return (in, ctx) -> new Tensor[] {convert(in[0], in[1].type())};
+        boolean saturate = node.intAttr("saturate", 1) != 0;
+        NarrowFloats.E8M0Rounding rounding = rounding(node);
+        return (in, ctx) -> new Tensor[] {convert(in[0], in[1].type(), saturate, rounding)};
+    }
+
+    private static NarrowFloats.E8M0Rounding rounding(NodeView node) {
+        String mode = node.stringAttr("round_mode", "up");
+        switch (mode) {
+            case "up": return NarrowFloats.E8M0Rounding.UP;
+            case "down": return NarrowFloats.E8M0Rounding.DOWN;
+            case "nearest": return NarrowFloats.E8M0Rounding.NEAREST;
+            default: throw new InvalidModelException(node.opType() + " attribute 'round_mode' must be up, down or "
+                    + "nearest, got '" + mode + "'");
+        }
     }
 
     private static void requireSupported(ElementType to, String what) {
         if (!to.isSupported()) {
-            throw new NotImplementedException("cast to " + to + " (" + what + ") is not supported: 8-bit float, "
-                    + "4-bit and 2-bit element types are not implemented");
+            throw new NotImplementedException("cast to " + to + " (" + what + ") is not supported");
         }
+    }
+
+    /**
+     * Converts a tensor to another element type, saturating float8 targets and rounding float8e8m0 targets up.
+     *
+     * @param x the input
+     * @param to the target type
+     * @return the converted tensor (the input itself when the types are equal)
+     */
+    static Tensor convert(Tensor x, ElementType to) {
+        return convert(x, to, true, NarrowFloats.E8M0Rounding.UP);
     }
 
     /**
@@ -60,13 +88,25 @@ final class CastKernels {
      *
      * @param x the input
      * @param to the target type
+     * @param saturate whether float8 and float8e8m0 targets saturate values out of their range
+     * @param rounding how float8e8m0 targets round
      * @return the converted tensor (the input itself when the types are equal)
      */
-    static Tensor convert(Tensor x, ElementType to) {
+    static Tensor convert(Tensor x, ElementType to, boolean saturate, NarrowFloats.E8M0Rounding rounding) {
         ElementType from = x.type();
         long[] shape = x.shape();
         if (from == to) {
             return x;
+        }
+        if (NarrowValues.isNarrow(from)) {
+            x = NarrowValues.widen(x);
+            from = x.type();
+            if (from == to) {
+                return x;
+            }
+        }
+        if (NarrowValues.isNarrow(to)) {
+            return toNarrow(x, to, saturate, rounding);
         }
         if (to == ElementType.STRING) {
             return Tensor.ofStrings(NumberText.format(x), shape);
@@ -113,5 +153,25 @@ final class CastKernels {
             l[i] = u64 && d[i] >= TWO_POW_63 ? (long) (d[i] - TWO_POW_63) ^ Long.MIN_VALUE : (long) d[i];
         }
         return Values.fromLongs(to, shape, l);
+    }
+
+    private static Tensor toNarrow(Tensor x, ElementType to, boolean saturate, NarrowFloats.E8M0Rounding rounding) {
+        long[] shape = x.shape();
+        if (x.type() == ElementType.STRING) {
+            x = NumberText.parse(x.strings(), to.isNarrowFloat() ? ElementType.DOUBLE : ElementType.INT64, shape);
+        }
+        if (to.isNarrowFloat()) {
+            return x.type() == ElementType.FLOAT ? NarrowValues.encodeFloats(to, shape, x.floats(), saturate, rounding)
+                    : NarrowValues.encodeDoubles(to, shape, Values.toDoubles(x), saturate, rounding);
+        }
+        if (!x.type().isFloatingPoint()) {
+            return NarrowValues.wrapLongs(to, shape, Values.toLongs(x));
+        }
+        double[] d = Values.toDoubles(x);
+        long[] l = new long[d.length];
+        for (int i = 0; i < d.length; i++) {
+            l[i] = (long) d[i];
+        }
+        return NarrowValues.wrapLongs(to, shape, l);
     }
 }

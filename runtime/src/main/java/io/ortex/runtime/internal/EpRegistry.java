@@ -316,8 +316,12 @@ final class EpRegistry {
         }
         if (!before.equals(after)) {
             for (EpDeviceListener l : listeners) {
-                notify(() -> l.removed(name, before));
-                notify(() -> l.added(name, after));
+                if (!before.isEmpty()) {
+                    notify(() -> l.removed(name, before));
+                }
+                if (!after.isEmpty()) {
+                    notify(() -> l.added(name, after));
+                }
             }
         }
         return true;

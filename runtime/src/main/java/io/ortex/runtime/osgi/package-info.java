@@ -20,8 +20,10 @@
  * the unregistration go on, so the provider's {@code @Deactivate} runs after. At the configured drain limit the
  * configured outcome applies: {@code fail} (the holders fail: their next run throws
  * {@link io.ortex.api.EpUnavailableException}) or {@code wait} (keep waiting, logging the holders). The drain happens
- * in a service tracker, outside SCR's locks, so it is not bound by SCR's {@code ds.lock.timeout.milliseconds}; keep
- * the drain limit under SCR's {@code ds.stop.timeout.milliseconds} (60 s) when the outcome is {@code wait}.
+ * in a service tracker, outside SCR's locks, so it is not bound by SCR's {@code ds.lock.timeout.milliseconds} (5 s):
+ * other components and EP bundles keep working while a stop blocks (the integration tests hold one for 6 s). With
+ * {@code wait}, a stop (and so a framework shutdown) can block for as long as a session stays open; {@code fail}
+ * bounds it by the drain limit, which is why it is the default.
  *
  * <p>Configuration: PID {@code io.ortex.runtime}, keys in {@link io.ortex.runtime.osgi.RuntimeSettings}.
  */

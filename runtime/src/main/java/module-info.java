@@ -6,6 +6,10 @@ module io.ortex.runtime {
     requires io.ortex.api;
     requires io.ortex.onnx;
     requires com.google.protobuf;
+    // the OSGi wiring (io.ortex.runtime.osgi) is used only inside a framework
+    requires static osgi.core;
+    requires static org.osgi.service.component.annotations;
+    requires static org.osgi.service.metatype.annotations;
 
     uses io.ortex.api.spi.EpFactory;
 

@@ -4,6 +4,7 @@
  */
 module io.ortex.ep.cpu {
     requires io.ortex.api;
+    requires static org.osgi.service.component.annotations;
 
     provides io.ortex.api.spi.EpFactory with io.ortex.ep.cpu.CpuEpFactory;
 }

@@ -5,6 +5,7 @@
  */
 module io.ortex.ep.example {
     requires io.ortex.api;
+    requires static org.osgi.service.component.annotations;
 
     provides io.ortex.api.spi.EpFactory with io.ortex.ep.example.ExampleEpFactory;
 }

@@ -138,11 +138,8 @@ public interface Environment extends AutoCloseable {
      *
      * @param options the session options that select the EPs and carry configuration
      * @return a new compiler
-     * @throws NotImplementedException when this environment cannot compile models
      */
-    default ModelCompiler modelCompiler(SessionOptions options) {
-        throw new NotImplementedException(getClass().getName() + " does not implement the compile API");
-    }
+    ModelCompiler modelCompiler(SessionOptions options);
 
     /**
      * Asks, without creating a session, how well a compiled model suits EP devices: for each EP of the given devices
@@ -155,11 +152,8 @@ public interface Environment extends AutoCloseable {
      *     validator answers {@link CompiledModelCompatibility#NOT_APPLICABLE}
      * @throws InvalidArgumentException when no device is given
      * @throws InvalidModelException when the model cannot be read
-     * @throws NotImplementedException when this environment cannot answer
      */
-    default Map<String, CompiledModelCompatibility> compiledModelCompatibility(Path model, List<EpDevice> devices) {
-        throw new NotImplementedException(getClass().getName() + " does not judge compiled models");
-    }
+    Map<String, CompiledModelCompatibility> compiledModelCompatibility(Path model, List<EpDevice> devices);
 
     /**
      * Adds a listener for EP devices arriving and leaving.

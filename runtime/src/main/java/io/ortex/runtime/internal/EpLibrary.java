@@ -84,6 +84,24 @@ final class EpLibrary {
         return holders;
     }
 
+    /**
+     * Creates the library that replaces this one when factories are added or its virtual-device grant changes: the
+     * same name, class loader, state and holders, with new factories and devices.
+     *
+     * @param newFactories all its factories
+     * @param newDevices the devices they offer now
+     * @param newVendorIds each factory's vendor id
+     * @param newVirtual whether it may offer virtual devices
+     * @return the replacement, to be put in the registry in place of this one
+     */
+    EpLibrary replaced(List<EpFactory> newFactories, List<EpDevice> newDevices, Map<String, Integer> newVendorIds,
+                       boolean newVirtual) {
+        EpLibrary next = new EpLibrary(name, newFactories, newDevices, newVendorIds, classLoader, newVirtual);
+        next.state = state;
+        next.holders.addAll(holders);
+        return next;
+    }
+
     /** Releases the factories' resources and closes the library's own class loader, if it has one. */
     void release(System.Logger log) {
         state = State.RELEASED;

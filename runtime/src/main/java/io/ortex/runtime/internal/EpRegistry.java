@@ -80,14 +80,32 @@ final class EpRegistry {
      * @param classLoader the library's own class loader, closed when it is released; {@code null} for built-ins
      */
     void register(String name, List<EpFactory> factories, Closeable classLoader) {
+        register(name, factories, classLoader, name.endsWith(Environment.VIRTUAL_SUFFIX), true);
+    }
+
+    /**
+     * Registers a library whose virtual-device grant is given rather than read from its name, as the OSGi wiring
+     * does for the bundles ConfigAdmin grants; only a granted library's factories see
+     * {@code allow_virtual_devices=1} (unless the base configuration has it).
+     *
+     * @param name the registration name
+     * @param factories the library's factories
+     * @param virtual whether the library may offer virtual devices
+     */
+    void registerGranted(String name, List<EpFactory> factories, boolean virtual) {
+        register(name, factories, null, virtual, false);
+    }
+
+    private void register(String name, List<EpFactory> factories, Closeable classLoader, boolean virtual,
+                          boolean followOtherVirtualLibraries) {
         List<EpDevice> added;
         lock.lock();
         try {
             if (libraries.containsKey(name)) {
                 throw new InvalidArgumentException("an EP library is already registered under the name '" + name + "'");
             }
-            boolean virtual = name.endsWith(Environment.VIRTUAL_SUFFIX);
-            Map<String, String> config = configWith(virtualLibraries > 0 || virtual);
+            Map<String, String> config = configWith(virtual
+                    || (followOtherVirtualLibraries && virtualLibraries > 0));
             added = new ArrayList<>();
             Map<String, Integer> vendorIds = new HashMap<>();
             for (EpFactory f : factories) {
@@ -220,6 +238,183 @@ final class EpRegistry {
                         + "'; it stays registered");
             }
             throw new EpInUseException(name, holders, true);
+        }
+    }
+
+    /**
+     * Adds factories to an active library, as when an OSGi bundle registers one more {@code EpFactory} service; the
+     * new factories are asked for their devices, which are published with the library's.
+     *
+     * @param name the registration name
+     * @param more the factories to add
+     * @throws InvalidArgumentException when the library is not active or an EP name is taken
+     */
+    void extend(String name, List<EpFactory> more) {
+        List<EpDevice> added = new ArrayList<>();
+        lock.lock();
+        try {
+            EpLibrary lib = libraries.get(name);
+            if (lib == null || lib.state() != EpLibrary.State.ACTIVE) {
+                throw new InvalidArgumentException("no active EP library is registered under the name '" + name + "'");
+            }
+            Map<String, Integer> vendorIds = new HashMap<>();
+            lib.factories().forEach(f -> vendorIds.put(f.name(), lib.vendorId(f.name())));
+            for (EpFactory f : more) {
+                if (byEpName.containsKey(f.name())) {
+                    throw new InvalidArgumentException("EP library '" + name + "' has a factory named '" + f.name()
+                            + "', which library '" + byEpName.get(f.name()).name() + "' already provides");
+                }
+                added.addAll(devicesOf(name, f, configWith(lib.isVirtual())));
+                vendorIds.put(f.name(), f.vendorId());
+            }
+            List<EpFactory> all = new ArrayList<>(lib.factories());
+            all.addAll(more);
+            List<EpDevice> devices = new ArrayList<>(lib.devices());
+            devices.addAll(added);
+            EpLibrary next = lib.replaced(all, devices, vendorIds, lib.isVirtual());
+            libraries.put(name, next);
+            all.forEach(f -> byEpName.put(f.name(), next));
+            publish();
+        } finally {
+            lock.unlock();
+        }
+        for (EpDeviceListener l : listeners) {
+            notify(() -> l.added(name, added));
+        }
+    }
+
+    /**
+     * Changes whether an active library may offer virtual devices: its factories are asked for their devices again
+     * and the selectable devices change at once; sessions keep the devices they already hold.
+     *
+     * @param name the registration name
+     * @param virtual the new grant
+     * @return whether the library's grant changed (false when it is unknown, not active, or already so)
+     */
+    boolean regrant(String name, boolean virtual) {
+        List<EpDevice> before;
+        List<EpDevice> after = new ArrayList<>();
+        lock.lock();
+        try {
+            EpLibrary lib = libraries.get(name);
+            if (lib == null || lib.state() != EpLibrary.State.ACTIVE || lib.isVirtual() == virtual) {
+                return false;
+            }
+            Map<String, Integer> vendorIds = new HashMap<>();
+            for (EpFactory f : lib.factories()) {
+                after.addAll(devicesOf(name, f, configWith(virtual)));
+                vendorIds.put(f.name(), lib.vendorId(f.name()));
+            }
+            before = lib.devices();
+            EpLibrary next = lib.replaced(lib.factories(), after, vendorIds, virtual);
+            libraries.put(name, next);
+            lib.factories().forEach(f -> byEpName.put(f.name(), next));
+            virtualLibraries += virtual ? 1 : -1;
+            publish();
+        } finally {
+            lock.unlock();
+        }
+        if (!before.equals(after)) {
+            for (EpDeviceListener l : listeners) {
+                if (!before.isEmpty()) {
+                    notify(() -> l.removed(name, before));
+                }
+                if (!after.isEmpty()) {
+                    notify(() -> l.added(name, after));
+                }
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Starts removing a library for good, as when its OSGi bundle stops: its devices are hidden from selection and
+     * the listeners told, at once. The library stays until {@link #finishRemoval}.
+     *
+     * @param name the registration name
+     * @return the names of the library's EPs, or {@code null} when no active library has that name
+     */
+    List<String> beginRemoval(String name) {
+        List<EpDevice> withdrawn;
+        List<String> eps = new ArrayList<>();
+        lock.lock();
+        try {
+            EpLibrary lib = libraries.get(name);
+            if (lib == null || lib.state() != EpLibrary.State.ACTIVE) {
+                return null;
+            }
+            lib.state(EpLibrary.State.DRAINING);
+            publish();
+            withdrawn = lib.devices();
+            byEpName.forEach((ep, l) -> {
+                if (l == lib) {
+                    eps.add(ep);
+                }
+            });
+        } finally {
+            lock.unlock();
+        }
+        for (EpDeviceListener l : listeners) {
+            notify(() -> l.removed(name, withdrawn));
+        }
+        return eps;
+    }
+
+    /**
+     * Waits for the holders of a library being removed to release it.
+     *
+     * @param name the registration name
+     * @param timeout how long to wait at most
+     * @return the leases still held at the end, empty when the library is free (or gone)
+     * @throws InterruptedException when the thread is interrupted while waiting
+     */
+    List<SessionLease> awaitHolders(String name, Duration timeout) throws InterruptedException {
+        lock.lock();
+        try {
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (true) {
+                EpLibrary lib = libraries.get(name);
+                if (lib == null || lib.holders().isEmpty()) {
+                    return List.of();
+                }
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return List.copyOf(lib.holders());
+                }
+                released.awaitNanos(left);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Ends the removal {@link #beginRemoval} started: the library is released and forgotten. The caller must have
+     * seen {@link #awaitHolders} come back empty, or failed every holder.
+     *
+     * @param name the registration name
+     */
+    void finishRemoval(String name) {
+        lock.lock();
+        try {
+            EpLibrary lib = libraries.get(name);
+            if (lib == null || lib.state() != EpLibrary.State.DRAINING) {
+                return;
+            }
+            if (!lib.holders().isEmpty()) {
+                LOG.log(System.Logger.Level.WARNING, "EP library '" + name + "' is released while "
+                        + describe(lib.holders()) + " still hold it");
+            }
+            libraries.remove(name);
+            for (EpFactory f : lib.factories()) {
+                byEpName.remove(f.name());
+            }
+            if (lib.isVirtual()) {
+                virtualLibraries--;
+            }
+            lib.release(LOG);
+        } finally {
+            lock.unlock();
         }
     }
 

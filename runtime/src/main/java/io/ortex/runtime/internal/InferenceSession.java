@@ -1,6 +1,7 @@
 package io.ortex.runtime.internal;
 
 import io.ortex.api.ElementType;
+import io.ortex.api.EpUnavailableException;
 import io.ortex.api.ErrorCode;
 import io.ortex.api.InvalidArgumentException;
 import io.ortex.api.NodeAssignment;
@@ -50,6 +51,7 @@ final class InferenceSession implements Session {
     private final AtomicBoolean closing = new AtomicBoolean();
     private final CountDownLatch released = new CountDownLatch(1);
     private volatile boolean closed;
+    private volatile String failure;
 
     InferenceSession(String id, OnnxModel model, SessionCompiler.Result compiled, IntraOpPool intraOp,
                      Runnable onClose) {
@@ -334,6 +336,10 @@ final class InferenceSession implements Session {
      * {@link #close()} has begun, calls are refused at once, so that runs that keep coming cannot starve it.
      */
     private void enter() {
+        String failed = failure;
+        if (failed != null) {
+            throw new EpUnavailableException(failed);
+        }
         if (closing.get() || !lifecycle.readLock().tryLock()) {
             throw new OrtexException(ErrorCode.FAIL, "session " + id + (closed ? " is closed" : " is closing"));
         }
@@ -366,6 +372,18 @@ final class InferenceSession implements Session {
         } finally {
             released.countDown();
         }
+    }
+
+    /**
+     * Fails the session because an EP library it holds was removed: from now on every run throws
+     * {@link EpUnavailableException} with the given message; the runs in flight complete; then the session closes,
+     * releasing its EPs and its leases. A later {@link #close()} by its owner does nothing more.
+     *
+     * @param message why the session can no longer run, naming the EP
+     */
+    void fail(String message) {
+        failure = message;
+        close();
     }
 
     /** Waits until the close under way on another thread has released everything. */

@@ -41,12 +41,15 @@ import java.util.concurrent.atomic.AtomicLong;
  * The runtime's {@link Environment}: hardware devices, the EP registry with its libraries and leases, and the
  * sessions open in it. Thread safe.
  */
-final class RuntimeEnvironment implements Environment {
+public final class RuntimeEnvironment implements Environment {
     /** The name of the built-in CPU EP, always the fallback. */
     static final String CPU_EP = "CPUExecutionProvider";
 
     /** How often a session's creation selects again when an EP it selected is withdrawn before it is leased. */
     private static final int MAX_SELECTION_ATTEMPTS = 3;
+    /** How long a removal that was interrupted still waits before it fails the sessions holding the library. */
+    private static final Duration INTERRUPTED_GRACE = Duration.ofMillis(100);
+    private static final System.Logger LOG = System.getLogger(RuntimeEnvironment.class.getName());
 
     private final Map<String, String> config;
     private final EpRegistry registry;
@@ -70,6 +73,16 @@ final class RuntimeEnvironment implements Environment {
         for (EpFactory f : builtIn) {
             registry.register(f.name(), List.of(f), null);
         }
+    }
+
+    /**
+     * Creates an environment with no EP library; the OSGi wiring registers the EP bundles' factories as they come.
+     *
+     * @param config the environment configuration
+     * @param hardware the hardware devices
+     */
+    public RuntimeEnvironment(Map<String, String> config, List<HardwareDevice> hardware) {
+        this(config, hardware, List.of());
     }
 
     private int vendorIdOf(String epName) {
@@ -297,6 +310,104 @@ final class RuntimeEnvironment implements Environment {
     @Override
     public void removeEpDeviceListener(EpDeviceListener listener) {
         registry.removeListener(listener);
+    }
+
+    /**
+     * Registers an EP library made of factories the caller already holds (an OSGi bundle's {@code EpFactory}
+     * services), with its virtual-device grant given explicitly.
+     *
+     * @param name the registration name
+     * @param factories the factories
+     * @param virtualGranted whether its factories may offer virtual devices
+     * @throws InvalidArgumentException when the name or an EP name is taken, or a factory is invalid
+     */
+    public void registerFactories(String name, List<EpFactory> factories, boolean virtualGranted) {
+        checkOpen();
+        registry.registerGranted(name, factories, virtualGranted);
+    }
+
+    /**
+     * Adds factories to a registered library (one more {@code EpFactory} service of the same bundle).
+     *
+     * @param name the registration name
+     * @param factories the factories to add
+     * @throws InvalidArgumentException when the library is not active or an EP name is taken
+     */
+    public void addFactories(String name, List<EpFactory> factories) {
+        checkOpen();
+        registry.extend(name, factories);
+    }
+
+    /**
+     * Changes a library's virtual-device grant; its factories are asked for their devices again at once.
+     *
+     * @param name the registration name
+     * @param virtualGranted the new grant
+     * @return whether anything changed
+     */
+    public boolean regrantVirtualDevices(String name, boolean virtualGranted) {
+        return registry.regrant(name, virtualGranted);
+    }
+
+    /**
+     * Removes an EP library for good, blocking until it is released: its devices are hidden from selection at once,
+     * then the call waits for the sessions holding it to close. Each time {@code limit} passes with sessions still
+     * holding it, either those sessions are failed ({@code failAtLimit}: their runs in flight complete, their next
+     * run throws {@link EpUnavailableException} naming the EP, they release their EPs) or the holders are logged and
+     * the wait goes on. An interrupt turns a wait into failing the holders. When the call returns, no code of the
+     * library runs again. Nothing happens when no active library has that name.
+     *
+     * @param name the registration name
+     * @param limit how long to wait before the outcome applies
+     * @param failAtLimit whether to fail the holders at the limit rather than keep waiting
+     */
+    public void withdrawLibrary(String name, Duration limit, boolean failAtLimit) {
+        List<String> eps = registry.beginRemoval(name);
+        if (eps == null) {
+            return;
+        }
+        boolean fail = failAtLimit;
+        boolean interrupted = false;
+        Duration wait = limit;
+        long started = System.nanoTime();
+        try {
+            while (true) {
+                List<SessionLease> holders;
+                try {
+                    holders = registry.awaitHolders(name, wait);
+                } catch (InterruptedException e) {
+                    // whoever interrupts a removal wants it over: fail the holders after a short grace period
+                    interrupted = true;
+                    fail = true;
+                    wait = INTERRUPTED_GRACE;
+                    continue;
+                }
+                if (holders.isEmpty()) {
+                    return;
+                }
+                long waited = Duration.ofNanos(System.nanoTime() - started).toSeconds();
+                if (!fail) {
+                    LOG.log(System.Logger.Level.WARNING, "EP library '" + name + "' (" + String.join(", ", eps)
+                            + ") is still held after " + waited + " s by " + holders + "; waiting for them to close");
+                    continue;
+                }
+                for (SessionLease lease : holders) {
+                    for (InferenceSession s : sessions) {
+                        if (s.id().equals(lease.sessionId())) {
+                            LOG.log(System.Logger.Level.WARNING, "failing session " + lease + ": it still holds EP "
+                                    + "library '" + name + "' after " + waited + " s");
+                            s.fail("EP " + String.join(", ", eps) + " is unavailable: its library '" + name
+                                    + "' was removed while session " + s.id() + " held it");
+                        }
+                    }
+                }
+            }
+        } finally {
+            registry.finishRemoval(name);
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     /** Describes the libraries, their states and holders; for tools and tests. */

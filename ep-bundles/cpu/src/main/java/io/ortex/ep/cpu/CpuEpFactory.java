@@ -8,11 +8,20 @@ import io.ortex.api.spi.SupportedDevice;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.osgi.service.component.annotations.Component;
 
 /**
  * The factory of the CPU execution provider: it supports every real CPU device and creates one
- * {@link CpuExecutionProvider} per session. Thread safe; the operator table is built once per factory.
+ * {@link CpuExecutionProvider} per session. Thread safe; the operator table is built once per factory. In an OSGi
+ * framework it is a Declarative Services component registered as an {@link EpFactory} service with the properties
+ * the runtime reads ({@code ep.name}, {@code ep.vendor}, {@code ep.device_types}); on the module path it is found
+ * through {@code provides}.
  */
+@Component(service = EpFactory.class, property = {
+    "ep.name=" + CpuEpFactory.NAME,
+    "ep.vendor=" + CpuEpFactory.VENDOR,
+    "ep.device_types=CPU"
+})
 public final class CpuEpFactory implements EpFactory {
     /** The EP name, as in ONNX Runtime. */
     public static final String NAME = "CPUExecutionProvider";

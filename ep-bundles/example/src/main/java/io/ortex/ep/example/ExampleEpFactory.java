@@ -13,13 +13,21 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.osgi.service.component.annotations.Component;
 
 /**
  * The factory of the example EP. It offers one device, an emulated NPU that exists only as a virtual device: it is
  * listed only when the environment allows virtual devices ({@link Environment#ALLOW_VIRTUAL_DEVICES}{@code =1}, which
  * the runtime sets for a library registered under a name ending in {@code .virtual}), and is created by the factory
- * itself rather than found among the machine's hardware. Thread safe and stateless.
+ * itself rather than found among the machine's hardware. Thread safe and stateless. In an OSGi framework it is a
+ * Declarative Services component registered as an {@link EpFactory} service; its virtual NPU is listed once the
+ * runtime's configuration grants this bundle virtual devices.
  */
+@Component(service = EpFactory.class, property = {
+    "ep.name=" + ExampleEpFactory.NAME,
+    "ep.vendor=" + ExampleEpFactory.VENDOR,
+    "ep.device_types=NPU"
+})
 public final class ExampleEpFactory implements EpFactory {
     /** The EP name. */
     public static final String NAME = "ExampleExecutionProvider";

@@ -1,0 +1,206 @@
+package io.ortex.runtime.osgi;
+
+import io.ortex.api.DeviceIncompatibility;
+import io.ortex.api.EpDevice;
+import io.ortex.api.EpDeviceListener;
+import io.ortex.api.Environment;
+import io.ortex.api.HardwareDevice;
+import io.ortex.api.InvalidArgumentException;
+import io.ortex.api.Session;
+import io.ortex.api.SessionOptions;
+import io.ortex.api.spi.EpFactory;
+import io.ortex.runtime.internal.RuntimeEnvironment;
+import io.ortex.runtime.internal.discovery.HardwareDiscovery;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.osgi.framework.BundleContext;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.ConfigurationPolicy;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Modified;
+import org.osgi.service.metatype.annotations.Designate;
+import org.osgi.util.tracker.ServiceTracker;
+
+/**
+ * The runtime in an OSGi framework: a Declarative Services component that registers the {@link Environment} service
+ * and makes every {@link EpFactory} service of any bundle an EP library of it ({@link EpFactoryTracker}). It is
+ * configured through ConfigAdmin, PID {@value RuntimeSettings#PID} ({@link RuntimeSettings}); the configuration is
+ * optional. A change applies at once, the virtual-device grants included (the affected libraries list their devices
+ * again), except the discovery entries, which are read when the component activates (restart the runtime bundle).
+ * Thread safe.
+ *
+ * <p>The service is shared: {@link #close()} does nothing, and the environment with its sessions is closed when the
+ * component deactivates (after SCR has unregistered the service).
+ */
+@Component(service = Environment.class, configurationPid = RuntimeSettings.PID,
+        configurationPolicy = ConfigurationPolicy.OPTIONAL, immediate = true)
+@Designate(ocd = RuntimeConfiguration.class)
+public final class EnvironmentComponent implements Environment {
+    private static final System.Logger LOG = System.getLogger(EnvironmentComponent.class.getName());
+
+    private final RuntimeEnvironment environment;
+    private final EpFactoryTracker factories;
+    private final ServiceTracker<EpFactory, EpFactoryTracker.Tracked> tracker;
+    private volatile RuntimeSettings settings;
+
+    /**
+     * Activates the component: discovers the hardware, creates the environment and starts tracking EP factories,
+     * registering those already present before the service is used.
+     *
+     * @param context the runtime bundle's context
+     * @param properties the configuration (PID {@value RuntimeSettings#PID}) and component properties
+     * @throws InvalidArgumentException naming the key when the configuration is malformed
+     */
+    @Activate
+    public EnvironmentComponent(BundleContext context, Map<String, Object> properties) {
+        this.settings = RuntimeSettings.parse(properties);
+        Map<String, String> config = settings.environmentConfig();
+        this.environment = new RuntimeEnvironment(config, new HardwareDiscovery(config).discover());
+        this.factories = new EpFactoryTracker(context, environment, () -> this.settings);
+        this.tracker = new ServiceTracker<>(context, EpFactory.class, factories);
+        tracker.open();
+    }
+
+    /**
+     * Applies a changed configuration.
+     *
+     * @param properties the new configuration
+     * @throws InvalidArgumentException naming the key when it is malformed; the previous settings stay
+     */
+    @Modified
+    void modified(Map<String, Object> properties) {
+        RuntimeSettings next = RuntimeSettings.parse(properties);
+        if (!next.environmentConfig().equals(settings.environmentConfig())) {
+            LOG.log(System.Logger.Level.WARNING, RuntimeSettings.PID + ": the discovery entries changed; they apply "
+                    + "when the runtime bundle restarts");
+        }
+        settings = next;
+        factories.regrant(next);
+    }
+
+    /** Closes the environment and its sessions, then stops tracking (no drain: the libraries are already released). */
+    @Deactivate
+    void deactivate() {
+        environment.close();
+        tracker.close();
+    }
+
+    /**
+     * Gets the current settings.
+     *
+     * @return the settings from ConfigAdmin, or the defaults
+     */
+    RuntimeSettings settings() {
+        return settings;
+    }
+
+    /** {@inheritDoc} */
+    @Override
+    public List<HardwareDevice> hardwareDevices() {
+        return environment.hardwareDevices();
+    }
+
+    /** {@inheritDoc} */
+    @Override
+    public List<EpDevice> epDevices() {
+        return environment.epDevices();
+    }
+
+    /** {@inheritDoc} */
+    @Override
+    public Map<String, String> config() {
+        return environment.config();
+    }
+
+    /**
+     * {@inheritDoc} The configured default policy and intra-op threads apply when the options leave them open.
+     */
+    @Override
+    public Session createSession(Path model, SessionOptions options) {
+        return environment.createSession(model, settings.applyTo(options));
+    }
+
+    /**
+     * {@inheritDoc} The configured default policy and intra-op threads apply when the options leave them open.
+     */
+    @Override
+    public Session createSession(byte[] model, SessionOptions options) {
+        return environment.createSession(model, settings.applyTo(options));
+    }
+
+    /**
+     * {@inheritDoc} The configured default policy and intra-op threads apply when the options leave them open.
+     */
+    @Override
+    public io.ortex.api.ModelCompiler modelCompiler(SessionOptions options) {
+        return environment.modelCompiler(settings.applyTo(options));
+    }
+
+    /** {@inheritDoc} */
+    @Override
+    public Map<String, io.ortex.api.CompiledModelCompatibility> compiledModelCompatibility(Path model,
+                                                                                    List<EpDevice> devices) {
+        return environment.compiledModelCompatibility(model, devices);
+    }
+
+    /** {@inheritDoc} */
+    @Override
+    public void registerLibrary(String name, Path jar) {
+        environment.registerLibrary(name, jar);
+    }
+
+    /**
+     * {@inheritDoc} An EP bundle's library cannot be unregistered this way: stop or uninstall the bundle.
+     */
+    @Override
+    public void unregisterLibrary(String name) {
+        checkNotBundle(name);
+        environment.unregisterLibrary(name);
+    }
+
+    /**
+     * {@inheritDoc} An EP bundle's library cannot be unregistered this way: stop or uninstall the bundle.
+     */
+    @Override
+    public void unregisterLibrary(String name, Duration timeout) {
+        checkNotBundle(name);
+        environment.unregisterLibrary(name, timeout);
+    }
+
+    private void checkNotBundle(String name) {
+        if (factories.isBundleLibrary(name)) {
+            throw new InvalidArgumentException("EP library '" + name + "' is the EP bundle of that name; stop or "
+                    + "uninstall the bundle to remove it");
+        }
+    }
+
+    /** {@inheritDoc} */
+    @Override
+    public DeviceIncompatibility deviceIncompatibility(String epName, HardwareDevice device) {
+        return environment.deviceIncompatibility(epName, device);
+    }
+
+    /** {@inheritDoc} */
+    @Override
+    public void addEpDeviceListener(EpDeviceListener listener) {
+        environment.addEpDeviceListener(listener);
+    }
+
+    /** {@inheritDoc} */
+    @Override
+    public void removeEpDeviceListener(EpDeviceListener listener) {
+        environment.removeEpDeviceListener(listener);
+    }
+
+    /**
+     * Does nothing: the service is shared by every bundle that uses it, and the environment closes with the
+     * component.
+     */
+    @Override
+    public void close() {
+        // the component's lifecycle owns the environment
+    }
+}

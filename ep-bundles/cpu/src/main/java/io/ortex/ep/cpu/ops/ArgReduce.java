@@ -72,7 +72,7 @@ final class ArgReduce {
                 }
             });
         } else if (type.isFloatingPoint()) {
-            double[] v = FloatData.doubles(x);
+            double[] v = Values.toDoubles(x);
             double sign = isMax ? 1 : -1;
             ctx.parallelFor(count, FloatData.chunk(n), (from, to) -> {
                 for (int o = from; o < to; o++) {

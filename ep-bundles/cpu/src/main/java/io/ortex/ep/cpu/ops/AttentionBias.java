@@ -65,7 +65,7 @@ final class AttentionBias {
                 mask = null;
             } else {
                 FloatData.requireFloating(maskT, "Attention input attn_mask");
-                mask = FloatData.floats(maskT);
+                mask = Values.toFloats(maskT);
                 allowed = null;
             }
         } else {

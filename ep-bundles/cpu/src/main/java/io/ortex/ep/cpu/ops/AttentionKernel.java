@@ -154,16 +154,16 @@ final class AttentionKernel {
             long[] yShape = rank == 4 ? new long[] {batch, qHeads, sq, dv}
                     : new long[] {batch, sq, (long) qHeads * dv};
             Tensor[] out = new Tensor[4];
-            out[0] = FloatData.fromFloats(type, yShape, y);
+            out[0] = Values.fromFloats(type, yShape, y);
             if (wantPresent) {
                 // without past and in 4-D the present arrays are the inputs' own: copy before handing them out
-                out[1] = FloatData.fromFloats(type, new long[] {batch, kvHeads, total, d},
+                out[1] = Values.fromFloats(type, new long[] {batch, kvHeads, total, d},
                         presentK == k.data() ? presentK.clone() : presentK);
-                out[2] = FloatData.fromFloats(type, new long[] {batch, kvHeads, total, dv},
+                out[2] = Values.fromFloats(type, new long[] {batch, kvHeads, total, dv},
                         presentV == v.data() ? presentV.clone() : presentV);
             }
             if (qk != null) {
-                out[3] = FloatData.fromFloats(type, new long[] {batch, qHeads, sq, total}, qk);
+                out[3] = Values.fromFloats(type, new long[] {batch, qHeads, sq, total}, qk);
             }
             return out;
         };
@@ -215,13 +215,13 @@ final class AttentionKernel {
                     throw new InvalidArgumentException("Attention input " + name + " has " + s[1]
                             + " heads, expected " + heads);
                 }
-                return new Heads(FloatData.floats(t), heads, (int) s[2], (int) s[3], false);
+                return new Heads(Values.toFloats(t), heads, (int) s[2], (int) s[3], false);
             }
             if (s[2] % heads != 0) {
                 throw new InvalidArgumentException("Attention input " + name + " hidden size " + s[2]
                         + " is not a multiple of " + heads + " heads");
             }
-            return new Heads(FloatData.floats(t), heads, (int) s[1], (int) (s[2] / heads), true);
+            return new Heads(Values.toFloats(t), heads, (int) s[1], (int) (s[2] / heads), true);
         }
 
         /** The offset of the vector of (batch b, head h, position i). */
@@ -241,7 +241,7 @@ final class AttentionKernel {
                             + headSize);
                 }
                 past = (int) ps[2];
-                p = FloatData.floats(pastT);
+                p = Values.toFloats(pastT);
             }
             int total = past + seq;
             if (p == null && !packed) {

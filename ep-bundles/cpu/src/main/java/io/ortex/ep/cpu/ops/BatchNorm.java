@@ -90,7 +90,7 @@ final class BatchNorm {
                 });
                 return new Tensor[] {Tensor.ofDoubles(y, shape)};
             }
-            float[] v = FloatData.floats(x);
+            float[] v = Values.toFloats(x);
             float[] y = new float[v.length];
             float[] af = toFloats(a);
             float[] bf = toFloats(b);
@@ -104,7 +104,7 @@ final class BatchNorm {
                     }
                 }
             });
-            return new Tensor[] {FloatData.fromFloats(x.type(), shape, y)};
+            return new Tensor[] {Values.fromFloats(x.type(), shape, y)};
         };
     }
 
@@ -137,10 +137,10 @@ final class BatchNorm {
             FloatData.requireFloating(p[i], "BatchNormalization input " + names[i]);
             NormSupport.requireCount(p[i], count, "BatchNormalization input " + names[i]);
         }
-        double[] scale = FloatData.doubles(p[0]);
-        double[] bias = FloatData.doubles(p[1]);
-        double[] mean = FloatData.doubles(p[2]);
-        double[] var = FloatData.doubles(p[3]);
+        double[] scale = Values.toDoubles(p[0]);
+        double[] bias = Values.toDoubles(p[1]);
+        double[] mean = Values.toDoubles(p[2]);
+        double[] var = Values.toDoubles(p[3]);
         double[] a = new double[count];
         double[] b = new double[count];
         for (int i = 0; i < count; i++) {

@@ -82,11 +82,11 @@ final class ChannelNorms {
 
     private static Tensor apply(SegmentNorm norm, Tensor x, Tensor scale, Tensor bias, KernelContext ctx) {
         if (x.type() == ElementType.DOUBLE) {
-            return Tensor.ofDoubles(norm.run(x.doubles(), FloatData.doubles(scale), FloatData.doubles(bias), null,
+            return Tensor.ofDoubles(norm.run(x.doubles(), Values.toDoubles(scale), Values.toDoubles(bias), null,
                     null, ctx), x.shape());
         }
-        return FloatData.fromFloats(x.type(), x.shape(), norm.run(FloatData.floats(x), FloatData.floats(scale),
-                FloatData.floats(bias), null, null, ctx));
+        return Values.fromFloats(x.type(), x.shape(), norm.run(Values.toFloats(x), Values.toFloats(scale),
+                Values.toFloats(bias), null, null, ctx));
     }
 
     private static long[] checkInput(Tensor x, String op) {

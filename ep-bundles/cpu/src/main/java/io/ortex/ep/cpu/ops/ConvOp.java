@@ -42,7 +42,7 @@ final class ConvOp {
             return null;
         }
         Tensor t = v.initializer().orElse(null);
-        return t != null && NnTensors.viaFloat(t.type()) ? NnTensors.floats(t) : null;
+        return t != null && NnTensors.viaFloat(t.type()) ? Values.toFloats(t) : null;
     }
 
     static Tensor conv(Tensor x, Tensor w, Tensor b, Window.Attrs attrs, int group, float[] constW,
@@ -79,10 +79,10 @@ final class ConvOp {
         System.arraycopy(g.outShape, 0, outShape, 2, r);
         ElementType type = x.type();
         if (NnTensors.viaFloat(type)) {
-            float[] wv = constW != null && constW.length == w.size() ? constW : NnTensors.floats(w);
+            float[] wv = constW != null && constW.length == w.size() ? constW : Values.toFloats(w);
             float[] bv = b == null ? null : constBias != null && constBias.length == b.size() ? constBias
-                    : NnTensors.floats(b);
-            float[] y = convFloat(NnTensors.floats(x), wv, bv, n, c, cout, group, g, ctx);
+                    : Values.toFloats(b);
+            float[] y = convFloat(Values.toFloats(x), wv, bv, n, c, cout, group, g, ctx);
             return NnTensors.fromFloats(type, outShape, y);
         }
         if (type == ElementType.DOUBLE) {

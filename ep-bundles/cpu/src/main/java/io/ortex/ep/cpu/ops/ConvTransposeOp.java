@@ -134,10 +134,10 @@ final class ConvTransposeOp {
         System.arraycopy(g.outShape, 0, outShape, 2, r);
         ElementType type = x.type();
         if (NnTensors.viaFloat(type)) {
-            float[] wv = constW != null && constW.length == w.size() ? constW : NnTensors.floats(w);
+            float[] wv = constW != null && constW.length == w.size() ? constW : Values.toFloats(w);
             float[] bv = b == null ? null : constBias != null && constBias.length == b.size() ? constBias
-                    : NnTensors.floats(b);
-            float[] y = floatTransposed(NnTensors.floats(x), wv, bv, n, cin, coutg, group, g, ctx);
+                    : Values.toFloats(b);
+            float[] y = floatTransposed(Values.toFloats(x), wv, bv, n, cin, coutg, group, g, ctx);
             return NnTensors.fromFloats(type, outShape, y);
         }
         if (type == ElementType.DOUBLE) {

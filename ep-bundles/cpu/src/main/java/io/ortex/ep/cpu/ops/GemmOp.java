@@ -30,7 +30,7 @@ final class GemmOp {
             Tensor b = bv.initializer().orElse(null);
             if (b != null && NnTensors.viaFloat(b.type()) && b.rank() == 2) {
                 constShape = b.shape();
-                constB = packB(NnTensors.floats(b), b.shape(), transB);
+                constB = packB(Values.toFloats(b), b.shape(), transB);
             }
         }
         PackedMatrix packed = constB;
@@ -77,17 +77,17 @@ final class GemmOp {
         if (NnTensors.viaFloat(type)) {
             float[] y = new float[m * n];
             if (cMap != null) {
-                float[] cv = NnTensors.floats(c);
+                float[] cv = Values.toFloats(c);
                 for (int i = 0; i < y.length; i++) {
                     y[i] = beta * cv[cMap[i]];
                 }
             }
-            float[] av = NnTensors.floats(a);
+            float[] av = Values.toFloats(a);
             if (transA) {
                 av = transpose(av, k, m);
             }
             PackedMatrix pb = packed != null && java.util.Arrays.equals(packedShape, b.shape()) ? packed
-                    : packB(NnTensors.floats(b), b.shape(), transB);
+                    : packB(Values.toFloats(b), b.shape(), transB);
             multiply(av, m, k, pb, y, alpha, cMap != null, ctx);
             return NnTensors.fromFloats(type, shape, y);
         }

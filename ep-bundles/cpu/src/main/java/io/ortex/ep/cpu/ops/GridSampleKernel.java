@@ -78,8 +78,8 @@ final class GridSampleKernel {
         os[0] = n;
         os[1] = c;
         System.arraycopy(gs, 1, os, 2, r);
-        double[] xv = FloatData.doubles(x);
-        double[] gv = FloatData.doubles(grid);
+        double[] xv = Values.toDoubles(x);
+        double[] gv = Values.toDoubles(grid);
         double[] out = new double[n * c * outSpatial];
         int taps = mode == NEAREST ? 1 : mode == LINEAR ? 2 : 4;
         int[] strides = new int[r];

@@ -63,14 +63,14 @@ final class LayerNorm {
                 }
                 float[] mean = wantMean ? new float[rows] : null;
                 float[] inv = wantInv ? new float[rows] : null;
-                float[] y = norm.run(FloatData.floats(x), NormSupport.floatsFor(scaleT, normShape, op + " Scale"),
+                float[] y = norm.run(Values.toFloats(x), NormSupport.floatsFor(scaleT, normShape, op + " Scale"),
                         biasT == null ? null : NormSupport.floatsFor(biasT, normShape, op + " B"), mean, inv, ctx);
-                out[0] = FloatData.fromFloats(x.type(), shape, y);
+                out[0] = Values.fromFloats(x.type(), shape, y);
                 if (mean != null) {
-                    out[1] = FloatData.fromFloats(statType(meanDeclared, ElementType.FLOAT), statShape, mean);
+                    out[1] = Values.fromFloats(statType(meanDeclared, ElementType.FLOAT), statShape, mean);
                 }
                 if (inv != null) {
-                    out[2] = FloatData.fromFloats(statType(invDeclared, ElementType.FLOAT), statShape, inv);
+                    out[2] = Values.fromFloats(statType(invDeclared, ElementType.FLOAT), statShape, inv);
                 }
                 return out;
             };

@@ -72,9 +72,9 @@ final class LossKernels {
                 throw new InvalidArgumentException("weight must have shape [" + c + "], got "
                         + Tensor.shapeString(weight.shape()));
             }
-            w = FloatData.doubles(weight);
+            w = Values.toDoubles(weight);
         }
-        double[] logp = FloatData.doubles(x);
+        double[] logp = Values.toDoubles(x);
         if (softmax) {
             logp = logSoftmax(logp, n, c, inner);
         }

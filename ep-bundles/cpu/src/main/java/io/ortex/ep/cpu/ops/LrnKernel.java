@@ -43,7 +43,7 @@ final class LrnKernel {
                 int n = (int) shape[0];
                 int c = (int) shape[1];
                 int spatial = c == 0 || n == 0 ? 0 : x.size() / (n * c);
-                double[] v = FloatData.doubles(x);
+                double[] v = Values.toDoubles(x);
                 double[] y = new double[v.length];
                 ctx.parallelFor(n, 1, (from, to) -> {
                     double[] acc = new double[spatial];

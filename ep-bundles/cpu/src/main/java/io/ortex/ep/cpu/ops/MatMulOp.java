@@ -70,7 +70,7 @@ final class MatMulOp {
             Tensor b = bv.initializer().orElse(null);
             if (b != null && NnTensors.viaFloat(b.type()) && b.rank() >= 1) {
                 constShape = b.shape();
-                constB = packAll(NnTensors.floats(b), b.shape());
+                constB = packAll(Values.toFloats(b), b.shape());
             }
         }
         PackedMatrix[] packed = constB;
@@ -100,7 +100,7 @@ final class MatMulOp {
         ElementType type = a.type();
         if (NnTensors.viaFloat(type)) {
             PackedMatrix[] packs = packedB != null && Arrays.equals(packedShape, b.shape()) ? packedB : null;
-            float[] out = floatProduct(NnTensors.floats(a), NnTensors.floats(b), packs, d, ctx);
+            float[] out = floatProduct(Values.toFloats(a), Values.toFloats(b), packs, d, ctx);
             return NnTensors.fromFloats(type, d.outShape(), out);
         }
         if (type == ElementType.DOUBLE) {

@@ -28,7 +28,7 @@ final class MeanVarianceNorm {
                 int[] kept = l.keptOffsets();
                 int[] red = l.reducedOffsets();
                 int n = l.reduceCount;
-                double[] v = FloatData.doubles(x);
+                double[] v = Values.toDoubles(x);
                 double[] y = new double[v.length];
                 ctx.parallelFor(l.outCount, FloatData.chunk(n), (from, to) -> {
                     for (int o = from; o < to; o++) {

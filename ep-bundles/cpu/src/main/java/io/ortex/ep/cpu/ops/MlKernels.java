@@ -60,7 +60,7 @@ final class MlKernels {
             if (!x.type().isFloatingPoint() && !x.type().isInteger()) {
                 throw new NotImplementedException("Binarizer input type " + x.type() + " is not supported");
             }
-            double[] v = FloatData.doubles(x);
+            double[] v = Values.toDoubles(x);
             double[] out = new double[v.length];
             for (int i = 0; i < v.length; i++) {
                 out[i] = v[i] > threshold ? 1 : 0;

@@ -1,7 +1,6 @@
 package io.ortex.ep.cpu.ops;
 
 import io.ortex.api.ElementType;
-import io.ortex.api.HalfFloats;
 import io.ortex.api.Tensor;
 
 /**
@@ -13,56 +12,14 @@ final class NnTensors {
     }
 
     /**
-     * Reads a tensor as floats; the array of a float32 tensor is returned as is and must not be modified.
-     *
-     * @param t the tensor
-     * @return the values
-     */
-    static float[] floats(Tensor t) {
-        switch (t.type()) {
-            case FLOAT:
-                return t.floats();
-            case FLOAT16: {
-                short[] s = t.shorts();
-                float[] f = new float[s.length];
-                for (int i = 0; i < s.length; i++) {
-                    f[i] = HalfFloats.float16ToFloat(s[i]);
-                }
-                return f;
-            }
-            case BFLOAT16: {
-                short[] s = t.shorts();
-                float[] f = new float[s.length];
-                for (int i = 0; i < s.length; i++) {
-                    f[i] = HalfFloats.bfloat16ToFloat(s[i]);
-                }
-                return f;
-            }
-            default: {
-                float[] f = new float[t.size()];
-                for (int i = 0; i < f.length; i++) {
-                    f[i] = (float) t.getDouble(i);
-                }
-                return f;
-            }
-        }
-    }
-
-    /**
      * Reads a tensor as doubles (always a new array).
      *
      * @param t the tensor
      * @return the values
      */
     static double[] doubles(Tensor t) {
-        if (t.type() == ElementType.DOUBLE) {
-            return t.doubles().clone();
-        }
-        double[] d = new double[t.size()];
-        for (int i = 0; i < d.length; i++) {
-            d[i] = t.getDouble(i);
-        }
-        return d;
+        double[] d = Values.toDoubles(t);
+        return t.type() == ElementType.DOUBLE ? d.clone() : d;
     }
 
     /**
@@ -72,11 +29,8 @@ final class NnTensors {
      * @return the values
      */
     static long[] longs(Tensor t) {
-        long[] l = new long[t.size()];
-        for (int i = 0; i < l.length; i++) {
-            l[i] = t.getLong(i);
-        }
-        return l;
+        long[] l = Values.toLongs(t);
+        return t.type() == ElementType.INT64 || t.type() == ElementType.UINT64 ? l.clone() : l;
     }
 
     /**
@@ -88,25 +42,14 @@ final class NnTensors {
      * @return the tensor
      */
     static Tensor fromFloats(ElementType type, long[] shape, float[] v) {
-        switch (type) {
-            case FLOAT:
-                return Tensor.of(type, shape, v);
-            case FLOAT16: case BFLOAT16: {
-                short[] s = new short[v.length];
-                boolean half = type == ElementType.FLOAT16;
-                for (int i = 0; i < v.length; i++) {
-                    s[i] = half ? HalfFloats.floatToFloat16(v[i]) : HalfFloats.floatToBfloat16(v[i]);
-                }
-                return Tensor.of(type, shape, s);
-            }
-            default: {
-                double[] d = new double[v.length];
-                for (int i = 0; i < v.length; i++) {
-                    d[i] = v[i];
-                }
-                return Values.fromDoubles(type, shape, d);
-            }
+        if (type.isFloatingPoint()) {
+            return Values.fromFloats(type, shape, v);
         }
+        double[] d = new double[v.length];
+        for (int i = 0; i < v.length; i++) {
+            d[i] = v[i];
+        }
+        return Values.fromDoubles(type, shape, d);
     }
 
     /**

@@ -45,8 +45,8 @@ final class NonMaxSuppressionKernel {
             int batches = (int) bs[0];
             int n = (int) bs[1];
             int classes = (int) ss[1];
-            double[] b = FloatData.doubles(boxes);
-            double[] s = FloatData.doubles(scores);
+            double[] b = Values.toDoubles(boxes);
+            double[] s = Values.toDoubles(scores);
             List<long[]> selected = new ArrayList<>();
             Integer[] order = new Integer[n];
             int[] kept = new int[n];

@@ -122,7 +122,7 @@ final class NormSupport {
      * @return the floats, one per target element
      */
     static float[] floatsFor(Tensor t, long[] target, String what) {
-        float[] v = FloatData.floats(t);
+        float[] v = Values.toFloats(t);
         if (v.length == Tensor.checkedElementCount(target)) {
             return v;
         }
@@ -143,7 +143,7 @@ final class NormSupport {
      * @return the values, one per target element
      */
     static double[] doublesFor(Tensor t, long[] target, String what) {
-        double[] v = FloatData.doubles(t);
+        double[] v = Values.toDoubles(t);
         if (v.length == Tensor.checkedElementCount(target)) {
             return v;
         }

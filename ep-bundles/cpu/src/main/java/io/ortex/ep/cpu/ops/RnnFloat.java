@@ -52,10 +52,10 @@ final class RnnFloat {
         int gh = s.kind().gates * hidden;
         int input = (int) w.dim(2);
         Weights out = new Weights(input, hidden, dirs);
-        float[] wv = NnTensors.floats(w);
-        float[] rv = NnTensors.floats(r);
-        float[] bv = b == null ? null : NnTensors.floats(b);
-        float[] pv = p == null ? null : NnTensors.floats(p);
+        float[] wv = Values.toFloats(w);
+        float[] rv = Values.toFloats(r);
+        float[] bv = b == null ? null : Values.toFloats(b);
+        float[] pv = p == null ? null : Values.toFloats(p);
         for (int d = 0; d < dirs; d++) {
             out.wt[d] = transpose(wv, d * gh * input, gh, input);
             out.rt[d] = transpose(rv, d * gh * hidden, gh, hidden);
@@ -115,9 +115,9 @@ final class RnnFloat {
         int seq = geo.seq();
         int dirs = s.directions();
         int hidden = wts.hidden;
-        float[] xv = NnTensors.floats(x);
-        float[] h0 = initH == null ? null : NnTensors.floats(initH);
-        float[] c0 = initC == null ? null : NnTensors.floats(initC);
+        float[] xv = Values.toFloats(x);
+        float[] h0 = initH == null ? null : Values.toFloats(initH);
+        float[] c0 = initC == null ? null : Values.toFloats(initC);
         float[] y = new float[seq * dirs * batch * hidden];
         float[] yh = new float[dirs * batch * hidden];
         float[] yc = s.kind() == RecurrentSpec.Kind.LSTM ? new float[dirs * batch * hidden] : null;

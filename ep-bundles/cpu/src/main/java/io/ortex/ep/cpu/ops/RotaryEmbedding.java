@@ -64,8 +64,8 @@ final class RotaryEmbedding {
                             + ") must be even and at most the head size " + headSize);
                 }
                 int half = rot / 2;
-                float[] cos = FloatData.floats(NormSupport.required(in, 1, "RotaryEmbedding input cos_cache"));
-                float[] sin = FloatData.floats(NormSupport.required(in, 2, "RotaryEmbedding input sin_cache"));
+                float[] cos = Values.toFloats(NormSupport.required(in, 1, "RotaryEmbedding input cos_cache"));
+                float[] sin = Values.toFloats(NormSupport.required(in, 2, "RotaryEmbedding input sin_cache"));
                 Tensor pos = NormSupport.optional(in, 3);
                 int cacheRows = cos.length / Math.max(half, 1);
                 boolean fits = cos.length == sin.length && cos.length % Math.max(half, 1) == 0
@@ -74,7 +74,7 @@ final class RotaryEmbedding {
                     throw new InvalidArgumentException("RotaryEmbedding caches of " + cos.length + " and "
                             + sin.length + " elements do not fit rotary dimension " + rot);
                 }
-                float[] v = FloatData.floats(x);
+                float[] v = Values.toFloats(x);
                 float[] y = v.clone();
                 ctx.parallelFor(b * seq, FloatData.chunk((long) heads * headSize), (from, to) -> {
                     for (int bs = from; bs < to; bs++) {
@@ -99,7 +99,7 @@ final class RotaryEmbedding {
                         }
                     }
                 });
-                return new Tensor[] {FloatData.fromFloats(x.type(), shape, y)};
+                return new Tensor[] {Values.fromFloats(x.type(), shape, y)};
             };
         };
     }

@@ -80,7 +80,7 @@ final class SoftmaxKernels {
                     });
                     return new Tensor[] {Tensor.ofFloats(out, shape)};
                 }
-                double[] v = FloatData.doubles(x);
+                double[] v = Values.toDoubles(x);
                 double[] out = new double[size];
                 ctx.parallelFor(groups, FloatData.chunk(cols), (from, to) -> {
                     double[] tmp = new double[cols];

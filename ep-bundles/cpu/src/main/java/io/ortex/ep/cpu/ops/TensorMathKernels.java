@@ -33,7 +33,7 @@ final class TensorMathKernels {
             int inner = Shapes.product(s, axis + 1, s.length);
             ElementType type = x.type();
             if (type.isFloatingPoint()) {
-                double[] v = FloatData.doubles(x);
+                double[] v = Values.toDoubles(x);
                 double[] out = new double[v.length];
                 for (int o = 0; o < outer; o++) {
                     for (int j = 0; j < inner; j++) {
@@ -97,7 +97,7 @@ final class TensorMathKernels {
             int outer = Shapes.product(s, 0, axis);
             int dim = (int) s[axis];
             int inner = Shapes.product(s, axis + 1, s.length);
-            double[] v = FloatData.doubles(x);
+            double[] v = Values.toDoubles(x);
             double[] out = new double[v.length];
             for (int o = 0; o < outer; o++) {
                 for (int j = 0; j < inner; j++) {
@@ -138,7 +138,7 @@ final class TensorMathKernels {
             int m = (int) s[s.length - 1];
             long[] os = java.util.Arrays.copyOf(s, s.length - 2);
             int count = Shapes.product(os, 0, os.length);
-            double[] v = FloatData.doubles(x);
+            double[] v = Values.toDoubles(x);
             double[] out = new double[count];
             double[] a = new double[m * m];
             for (int b = 0; b < count; b++) {

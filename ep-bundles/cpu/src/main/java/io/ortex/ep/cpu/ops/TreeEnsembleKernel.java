@@ -118,7 +118,7 @@ final class TreeEnsembleKernel {
         if (xs.length > 2) {
             throw new InvalidArgumentException("input X must be 1-D or 2-D, got shape " + Tensor.shapeString(xs));
         }
-        double[] v = FloatData.doubles(x);
+        double[] v = Values.toDoubles(x);
         double[] out = new double[rows * targets];
         double[] acc = new double[targets];
         boolean[] hit = new boolean[targets];
@@ -256,6 +256,6 @@ final class TreeEnsembleKernel {
         if (t == null || t.size() != n) {
             throw new InvalidModelException("attribute '" + name + "' must be a tensor of " + n + " values");
         }
-        return FloatData.doubles(t);
+        return Values.toDoubles(t);
     }
 }

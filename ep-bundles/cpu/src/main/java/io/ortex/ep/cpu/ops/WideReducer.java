@@ -32,7 +32,7 @@ final class WideReducer {
         int[] red = l.reducedOffsets();
         int n = l.reduceCount;
         if (type.isFloatingPoint() || !kind.exactOnIntegers()) {
-            double[] v = FloatData.doubles(x);
+            double[] v = Values.toDoubles(x);
             double[] out = new double[l.outCount];
             ctx.parallelFor(l.outCount, FloatData.chunk(n), (from, to) -> {
                 double[] tmp = new double[n];

@@ -1,6 +1,5 @@
 package io.ortex.ep.cpu.ops;
 
-import io.ortex.api.ElementType;
 import io.ortex.api.NotImplementedException;
 import io.ortex.api.Tensor;
 

@@ -10,6 +10,7 @@ import io.ortex.ep.cpu.ops.NormOps;
 import io.ortex.ep.cpu.ops.RecurrentOps;
 import io.ortex.ep.cpu.ops.ReduceOps;
 import io.ortex.ep.cpu.ops.ShapeOps;
+import io.ortex.ep.cpu.ops.SignalOps;
 import io.ortex.ep.cpu.ops.TensorMathOps;
 
 /** Builds the CPU EP's operator table from the op groups. */
@@ -30,6 +31,7 @@ final class CpuOps {
         ImageOps.register(r);
         TensorMathOps.register(r);
         MlOps.register(r);
+        SignalOps.register(r);
         return r;
     }
 }

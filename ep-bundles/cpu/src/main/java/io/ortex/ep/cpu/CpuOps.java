@@ -11,6 +11,7 @@ import io.ortex.ep.cpu.ops.RecurrentOps;
 import io.ortex.ep.cpu.ops.ReduceOps;
 import io.ortex.ep.cpu.ops.ShapeOps;
 import io.ortex.ep.cpu.ops.SignalOps;
+import io.ortex.ep.cpu.ops.StringOps;
 import io.ortex.ep.cpu.ops.TensorMathOps;
 
 /** Builds the CPU EP's operator table from the op groups. */
@@ -32,6 +33,7 @@ final class CpuOps {
         TensorMathOps.register(r);
         MlOps.register(r);
         SignalOps.register(r);
+        StringOps.register(r);
         return r;
     }
 }

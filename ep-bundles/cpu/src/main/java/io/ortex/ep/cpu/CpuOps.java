@@ -9,6 +9,7 @@ import io.ortex.ep.cpu.ops.NnOps;
 import io.ortex.ep.cpu.ops.NormOps;
 import io.ortex.ep.cpu.ops.RecurrentOps;
 import io.ortex.ep.cpu.ops.ReduceOps;
+import io.ortex.ep.cpu.ops.RegionOps;
 import io.ortex.ep.cpu.ops.ShapeOps;
 import io.ortex.ep.cpu.ops.SignalOps;
 import io.ortex.ep.cpu.ops.StringOps;
@@ -34,6 +35,7 @@ final class CpuOps {
         MlOps.register(r);
         SignalOps.register(r);
         StringOps.register(r);
+        RegionOps.register(r);
         return r;
     }
 }

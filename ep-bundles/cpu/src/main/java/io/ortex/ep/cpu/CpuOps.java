@@ -12,6 +12,7 @@ import io.ortex.ep.cpu.ops.ReduceOps;
 import io.ortex.ep.cpu.ops.RegionOps;
 import io.ortex.ep.cpu.ops.ShapeOps;
 import io.ortex.ep.cpu.ops.SignalOps;
+import io.ortex.ep.cpu.ops.StateSpaceOps;
 import io.ortex.ep.cpu.ops.StringOps;
 import io.ortex.ep.cpu.ops.TensorMathOps;
 
@@ -36,6 +37,7 @@ final class CpuOps {
         SignalOps.register(r);
         StringOps.register(r);
         RegionOps.register(r);
+        StateSpaceOps.register(r);
         return r;
     }
 }

@@ -10,7 +10,11 @@ import io.ortex.ep.cpu.ops.NormOps;
 import io.ortex.ep.cpu.ops.RecurrentOps;
 import io.ortex.ep.cpu.ops.QuantizeOps;
 import io.ortex.ep.cpu.ops.ReduceOps;
+import io.ortex.ep.cpu.ops.RegionOps;
 import io.ortex.ep.cpu.ops.ShapeOps;
+import io.ortex.ep.cpu.ops.SignalOps;
+import io.ortex.ep.cpu.ops.StateSpaceOps;
+import io.ortex.ep.cpu.ops.StringOps;
 import io.ortex.ep.cpu.ops.TensorMathOps;
 
 /** Builds the CPU EP's operator table from the op groups. */
@@ -32,6 +36,10 @@ final class CpuOps {
         TensorMathOps.register(r);
         MlOps.register(r);
         QuantizeOps.register(r);
+        SignalOps.register(r);
+        StringOps.register(r);
+        RegionOps.register(r);
+        StateSpaceOps.register(r);
         return r;
     }
 }

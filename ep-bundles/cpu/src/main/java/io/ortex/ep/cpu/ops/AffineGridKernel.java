@@ -48,7 +48,7 @@ final class AffineGridKernel {
             double[] zs = base(d, alignCorners);
             long[] os = dims == 3 ? new long[] {n, d, h, w, 3} : new long[] {n, h, w, 2};
             int total = Tensor.checkedElementCount(os);
-            double[] t = FloatData.doubles(theta);
+            double[] t = Values.toDoubles(theta);
             boolean dbl = theta.type() == ElementType.DOUBLE;
             double[] od = dbl ? new double[total] : null;
             float[] of = dbl ? null : new float[total];
@@ -74,7 +74,7 @@ final class AffineGridKernel {
                     }
                 }
             }
-            return new Tensor[] {dbl ? Tensor.of(theta.type(), os, od) : FloatData.fromFloats(theta.type(), os, of)};
+            return new Tensor[] {dbl ? Tensor.of(theta.type(), os, od) : Values.fromFloats(theta.type(), os, of)};
         };
     }
 

@@ -52,10 +52,10 @@ final class CausalConvKernel {
                 throw new InvalidArgumentException("CausalConvWithState input 'past_state' has shape "
                         + Tensor.shapeString(pastT.shape()) + ", expected " + Tensor.shapeString(ss));
             }
-            float[] xv = FloatData.floats(x);
-            float[] wv = FloatData.floats(in[1]);
-            float[] bias = biasT == null ? null : FloatData.floats(biasT);
-            float[] past = pastT == null ? null : FloatData.floats(pastT);
+            float[] xv = Values.toFloats(x);
+            float[] wv = Values.toFloats(in[1]);
+            float[] bias = biasT == null ? null : Values.toFloats(biasT);
+            float[] past = pastT == null ? null : Values.toFloats(pastT);
             float[] y = new float[b * c * t];
             float[] present = new float[b * c * ctxLen];
             ctx.parallelFor(b * c, FloatData.chunk((long) t * k), (from, to) -> {
@@ -86,6 +86,6 @@ final class CausalConvKernel {
     }
 
     private static Tensor wrap(ElementType type, long[] shape, float[] v) {
-        return type == ElementType.FLOAT ? Tensor.of(type, shape, v) : FloatData.fromFloats(type, shape, v);
+        return type == ElementType.FLOAT ? Tensor.of(type, shape, v) : Values.fromFloats(type, shape, v);
     }
 }

@@ -67,7 +67,7 @@ final class Col2ImKernel {
             os[1] = channels;
             System.arraycopy(image, 0, os, 2, dims);
             int imageSize = Shapes.product(image, 0, dims);
-            float[] src = FloatData.floats(x);
+            float[] src = Values.toFloats(x);
             float[] y = new float[Tensor.checkedElementCount(os)];
             int cols = (int) positions;
             ctx.parallelFor(n * channels, 1, (from, to) -> {
@@ -101,7 +101,7 @@ final class Col2ImKernel {
                 }
             });
             return new Tensor[] {x.type() == ElementType.FLOAT ? Tensor.of(x.type(), os, y)
-                    : FloatData.fromFloats(x.type(), os, y)};
+                    : Values.fromFloats(x.type(), os, y)};
         };
     }
 

@@ -68,13 +68,13 @@ final class DeformConvKernel {
                         + Tensor.shapeString(offShape) + ", expected [" + n + ", " + (2 * offsetGroups * taps)
                         + ", " + oh + ", " + ow + "]");
             }
-            float[] xv = FloatData.floats(x);
-            float[] wv = FloatData.floats(w);
-            float[] off = FloatData.floats(in[2]);
+            float[] xv = Values.toFloats(x);
+            float[] wv = Values.toFloats(w);
+            float[] off = Values.toFloats(in[2]);
             Tensor biasT = Shapes.optional(in, 3);
             Tensor maskT = Shapes.optional(in, 4);
-            float[] bias = biasT == null ? null : FloatData.floats(biasT);
-            float[] mask = maskT == null ? null : FloatData.floats(maskT);
+            float[] bias = biasT == null ? null : Values.toFloats(biasT);
+            float[] mask = maskT == null ? null : Values.toFloats(maskT);
             long[] os = {n, m, oh, ow};
             float[] y = new float[Tensor.checkedElementCount(os)];
             int cg = c / group;
@@ -126,7 +126,7 @@ final class DeformConvKernel {
                 }
             });
             return new Tensor[] {x.type() == ElementType.FLOAT ? Tensor.of(x.type(), os, y)
-                    : FloatData.fromFloats(x.type(), os, y)};
+                    : Values.fromFloats(x.type(), os, y)};
         };
     }
 

@@ -91,18 +91,18 @@ final class LinearAttentionKernel {
                     throw new InvalidArgumentException("LinearAttention input 'past_state' has shape "
                             + Tensor.shapeString(pastT.shape()) + ", expected " + Tensor.shapeString(ss));
                 }
-                System.arraycopy(FloatData.floats(pastT), 0, state, 0, state.length);
+                System.arraycopy(Values.toFloats(pastT), 0, state, 0, state.length);
             }
-            float[] qv = FloatData.floats(q);
-            float[] kv = FloatData.floats(in[1]);
-            float[] vv = FloatData.floats(in[2]);
-            float[] decay = gated ? FloatData.floats(decayT) : null;
+            float[] qv = Values.toFloats(q);
+            float[] kv = Values.toFloats(in[1]);
+            float[] vv = Values.toFloats(in[2]);
+            float[] decay = gated ? Values.toFloats(decayT) : null;
             int decayWidth = gated ? (int) (decayT.size() / ((long) b * t)) : 0;
             if (gated && decayWidth != hkv * dk && decayWidth != hkv) {
                 throw new InvalidArgumentException("LinearAttention input 'decay' must hold " + (hkv * dk) + " or "
                         + hkv + " values per step, not " + decayWidth);
             }
-            float[] beta = delta ? FloatData.floats(betaT) : null;
+            float[] beta = delta ? Values.toFloats(betaT) : null;
             if (delta && betaT.size() != (long) b * t * hkv) {
                 throw new InvalidArgumentException("LinearAttention input 'beta' must have shape [" + b + ", " + t
                         + ", " + hkv + "], not " + Tensor.shapeString(betaT.shape()));
@@ -173,9 +173,9 @@ final class LinearAttentionKernel {
             ElementType type = q.type();
             ElementType stateType = pastT != null ? pastT.type() : type;
             return new Tensor[] {
-                type == ElementType.FLOAT ? Tensor.of(type, os, y) : FloatData.fromFloats(type, os, y),
+                type == ElementType.FLOAT ? Tensor.of(type, os, y) : Values.fromFloats(type, os, y),
                 stateType == ElementType.FLOAT ? Tensor.of(stateType, ss, state)
-                        : FloatData.fromFloats(stateType, ss, state)};
+                        : Values.fromFloats(stateType, ss, state)};
         };
     }
 }

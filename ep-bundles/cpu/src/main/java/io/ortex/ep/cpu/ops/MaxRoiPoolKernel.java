@@ -44,8 +44,8 @@ final class MaxRoiPoolKernel {
             int h = (int) xs[2];
             int w = (int) xs[3];
             int rois = (int) rs[0];
-            float[] xv = FloatData.floats(x);
-            float[] roi = FloatData.floats(in[1]);
+            float[] xv = Values.toFloats(x);
+            float[] roi = Values.toFloats(in[1]);
             long[] os = {rois, c, outH, outW};
             float[] y = new float[Tensor.checkedElementCount(os)];
             for (int r = 0; r < rois; r++) {
@@ -80,7 +80,7 @@ final class MaxRoiPoolKernel {
                 }
             }
             return new Tensor[] {x.type() == ElementType.FLOAT ? Tensor.of(x.type(), os, y)
-                    : FloatData.fromFloats(x.type(), os, y)};
+                    : Values.fromFloats(x.type(), os, y)};
         };
     }
 

@@ -62,8 +62,8 @@ final class RoiAlignKernel {
             int h = (int) xs[2];
             int w = (int) xs[3];
             int rois = (int) rs[0];
-            float[] xv = FloatData.floats(x);
-            float[] roi = FloatData.floats(in[1]);
+            float[] xv = Values.toFloats(x);
+            float[] roi = Values.toFloats(in[1]);
             long[] batch = Shapes.longs(in[2], "batch_indices");
             long[] os = {rois, c, outH, outW};
             float[] y = new float[Tensor.checkedElementCount(os)];
@@ -110,7 +110,7 @@ final class RoiAlignKernel {
                 }
             });
             return new Tensor[] {x.type() == ElementType.FLOAT ? Tensor.of(x.type(), os, y)
-                    : FloatData.fromFloats(x.type(), os, y)};
+                    : Values.fromFloats(x.type(), os, y)};
         };
     }
 

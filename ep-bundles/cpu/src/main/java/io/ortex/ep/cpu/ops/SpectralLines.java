@@ -49,7 +49,7 @@ final class SpectralLines {
         int rank = xs.length;
         boolean dbl = x.type() == ElementType.DOUBLE;
         inD = dbl ? x.doubles() : null;
-        inF = dbl ? null : FloatData.floats(x);
+        inF = dbl ? null : Values.toFloats(x);
         inC = (int) xs[rank - 1];
         inLen = (int) xs[axis];
         inner = Shapes.product(xs, axis + 1, rank - 1);
@@ -159,6 +159,6 @@ final class SpectralLines {
      * @return the output tensor
      */
     Tensor result(ElementType type) {
-        return outD != null ? Tensor.of(type, outShape, outD) : FloatData.fromFloats(type, outShape, outF);
+        return outD != null ? Tensor.of(type, outShape, outD) : Values.fromFloats(type, outShape, outF);
     }
 }

@@ -56,9 +56,9 @@ final class StftKernel {
             int frames = length < n ? 0 : (int) ((length - n) / step + 1);
             int bins = onesided ? n / 2 + 1 : n;
             long[] os = {batch, frames, bins, 2};
-            double[] win = window == null ? null : FloatData.doubles(window);
+            double[] win = window == null ? null : Values.toDoubles(window);
             boolean dbl = x.type() == ElementType.DOUBLE;
-            float[] xf = dbl ? null : FloatData.floats(x);
+            float[] xf = dbl ? null : Values.toFloats(x);
             double[] xd = dbl ? x.doubles() : null;
             int total = Tensor.checkedElementCount(os);
             float[] yf = dbl ? null : new float[total];
@@ -106,7 +106,7 @@ final class StftKernel {
                     }
                 }
             });
-            return new Tensor[] {dbl ? Tensor.of(x.type(), os, yd) : FloatData.fromFloats(x.type(), os, yf)};
+            return new Tensor[] {dbl ? Tensor.of(x.type(), os, yd) : Values.fromFloats(x.type(), os, yf)};
         };
     }
 }

@@ -433,6 +433,27 @@ final class EpRegistry {
     }
 
     /**
+     * Gets the libraries being removed that a lease holds.
+     *
+     * @param session the lease
+     * @return the names of each such library's EPs, by registration name
+     */
+    Map<String, List<String>> drainingHeldBy(SessionLease session) {
+        lock.lock();
+        try {
+            Map<String, List<String>> out = new LinkedHashMap<>();
+            for (EpLibrary lib : libraries.values()) {
+                if (lib.state() == EpLibrary.State.DRAINING && lib.holders().contains(session)) {
+                    out.put(lib.name(), lib.factories().stream().map(EpFactory::name).toList());
+                }
+            }
+            return out;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
      * Ends the removal {@link #beginRemoval} started: the library is released and forgotten. The caller must have
      * seen {@link #awaitHolders} come back empty, or failed every holder.
      *

@@ -148,6 +148,9 @@ public final class RuntimeEnvironment implements Environment {
             sessions.add(self[0]);
             if (SessionMigrator.wanted(options)) {
                 migrator.track(self[0], lease, options, metadata);
+                // a removal that began after the leases were taken but before the session was followed missed it
+                registry.drainingHeldBy(lease).forEach((library, eps) ->
+                        migrator.removalBegun(library, eps, List.of(lease)));
             }
             return self[0];
         } catch (RuntimeException | Error e) {
@@ -374,8 +377,8 @@ public final class RuntimeEnvironment implements Environment {
     /**
      * Removes an EP library for good, blocking until it is released: its devices are hidden from selection at once,
      * then the sessions holding it that asked for migration ({@link SessionOptions#MIGRATE_ON_EP_REMOVAL}) are
-     * moved onto the remaining EPs, and the call waits for the other sessions holding it to close. Each time {@code limit} passes with sessions still
-     * holding it, either those sessions are failed ({@code failAtLimit}: their runs in flight complete, their next
+     * moved onto the remaining EPs, and the call waits for the other sessions holding it to close. Each time
+     * {@code limit} passes with sessions still holding it, either those sessions are failed ({@code failAtLimit}: their runs in flight complete, their next
      * run throws {@link EpUnavailableException} naming the EP, they release their EPs) or the holders are logged and
      * the wait goes on. An interrupt turns a wait into failing the holders. When the call returns, no code of the
      * library runs again. Nothing happens when no active library has that name.

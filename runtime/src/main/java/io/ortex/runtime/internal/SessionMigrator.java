@@ -125,6 +125,10 @@ final class SessionMigrator {
 
     private void moveOff(Entry e, String library, List<String> departing) {
         InferenceSession s = e.session;
+        List<String> before = s.executionProviders();
+        if (before.stream().noneMatch(departing::contains)) {
+            return;
+        }
         SessionOptions reduced = without(e.options, departing);
         if (!e.options.appendedExecutionProviders().isEmpty() && reduced.appendedExecutionProviders().isEmpty()
                 && "1".equals(reduced.configValue(SessionOptions.DISABLE_CPU_EP_FALLBACK, "0"))) {
@@ -132,7 +136,6 @@ final class SessionMigrator {
                     + "': no EP it appended is left and the CPU fallback is disabled");
             return;
         }
-        List<String> before = s.executionProviders();
         Bound bound;
         try {
             bound = binder.bind(e.lease, reduced, e.metadata);

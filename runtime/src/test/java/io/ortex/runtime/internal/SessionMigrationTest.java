@@ -272,4 +272,32 @@ class SessionMigrationTest {
             env.unregisterLibrary(LIBRARY);
         }
     }
+
+    @Test
+    void aRemovalThatBeginsWhileTheSessionIsCreatedMovesItOnceCreated() throws Exception {
+        try (RuntimeEnvironment env = newEnvironment()) {
+            Thread[] remover = new Thread[1];
+            long[] took = new long[1];
+            // the removal begins while the fake EP is asked for its nodes: after the session's leases were taken,
+            // before the session exists, so the removal's own pass over the holders cannot move it
+            CountingEpFactory removedDuringCreation = new CountingEpFactory(EP, () -> new FakeEp(EP, (g, sup) -> {
+                remover[0] = new Thread(() -> {
+                    long start = System.nanoTime();
+                    env.unregisterLibrary(LIBRARY, Duration.ofSeconds(30));
+                    took[0] = System.nanoTime() - start;
+                });
+                remover[0].start();
+                awaitTrue(() -> env.epDevices().stream().noneMatch(d -> d.epName().equals(EP)));
+                g.nodes().stream().filter(n -> n.opType().equals("Add")).forEach(sup::addSingleNode);
+            }));
+            env.registerFactories(LIBRARY, List.of(removedDuringCreation), false);
+            try (Session s = open(env, "1")) {
+                assertEquals(List.of(RuntimeEnvironment.CPU_EP), s.executionProviders());
+                remover[0].join(10_000);
+                assertTrue(took[0] > 0 && took[0] < TimeUnit.SECONDS.toNanos(5), "took " + took[0] / 1_000_000 + " ms");
+                checkRun(s);
+                assertEquals(1, removedDuringCreation.released.get());
+            }
+        }
+    }
 }

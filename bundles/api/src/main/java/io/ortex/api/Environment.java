@@ -114,7 +114,8 @@ public interface Environment extends AutoCloseable {
 
     /**
      * Unregisters an EP library, waiting for the sessions that hold its EPs to close. Its EP devices are withdrawn
-     * from selection at once; at the timeout the library is restored and the call fails.
+     * from selection at once; the sessions that set {@link SessionOptions#MIGRATE_ON_EP_REMOVAL} are moved onto the
+     * remaining EPs rather than waited for. At the timeout the library is restored and the call fails.
      *
      * @param name the registration name
      * @param timeout how long to wait for sessions to close

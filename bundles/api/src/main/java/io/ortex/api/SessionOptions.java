@@ -87,6 +87,18 @@ public final class SessionOptions {
      */
     public static final String EP_COMPATIBILITY_INFO_PREFIX = "ep_compatibility_info.";
 
+    /**
+     * {@code "1"} moves the session onto the remaining EPs when the library of an EP it holds is being removed
+     * (an Ortex key, beyond ONNX Runtime): between runs the session selects again with these options minus the
+     * departing EP, is partitioned and compiled again, and gives up its lease on the departing library, so the
+     * removal completes without waiting for the session to close and its callers see no error. Runs in flight finish
+     * on the old EPs; the next run uses the new ones. With {@code "0"} the removal waits for the session, or fails
+     * it, as the removal's caller asked. Default: {@value #MIGRATE_ON_EP_REMOVAL_DEFAULT}.
+     */
+    public static final String MIGRATE_ON_EP_REMOVAL = "ortex.session.migrate_on_ep_removal";
+    /** Default of {@link #MIGRATE_ON_EP_REMOVAL}: a session keeps its EPs until it closes or is failed. */
+    public static final String MIGRATE_ON_EP_REMOVAL_DEFAULT = "0";
+
     /** Default number of intra-op threads: 0 means one per available processor. */
     public static final int DEFAULT_INTRA_OP_THREADS = 0;
 

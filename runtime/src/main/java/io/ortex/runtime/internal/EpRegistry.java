@@ -43,7 +43,21 @@ final class EpRegistry {
     private final List<HardwareDevice> hardware;
     private final List<EpDeviceListener> listeners = new CopyOnWriteArrayList<>();
     private volatile List<EpDevice> activeDevices = List.of();
+    private volatile RemovalHook removalHook = (library, eps, holders) -> { };
     private int virtualLibraries;
+
+    /** Told when the removal of a held library begins, before the removal waits for the holders. */
+    @FunctionalInterface
+    interface RemovalHook {
+        /**
+         * Called on the removing thread, with no lock held; the removal waits for it to return.
+         *
+         * @param library the library's registration name
+         * @param eps the names of its EPs
+         * @param holders the leases on it when its removal began
+         */
+        void removalBegun(String library, List<String> eps, List<SessionLease> holders);
+    }
 
     EpRegistry(Map<String, String> baseConfig, List<HardwareDevice> hardware) {
         this.baseConfig = Map.copyOf(baseConfig);
@@ -163,7 +177,16 @@ final class EpRegistry {
     }
 
     /**
-     * Unregisters a library.
+     * Sets what is told when the removal of a held library begins (the environment moves migrating sessions off it).
+     *
+     * @param hook the hook
+     */
+    void onRemoval(RemovalHook hook) {
+        this.removalHook = hook;
+    }
+
+    /**
+     * Unregisters a library. With a timeout, the removal hook is told about the holders before the wait begins.
      *
      * @param name the registration name
      * @param timeout how long to wait for the sessions holding it; {@code null} or zero to fail at once
@@ -171,6 +194,8 @@ final class EpRegistry {
     void unregister(String name, Duration timeout) {
         EpLibrary lib;
         List<EpDevice> withdrawn;
+        List<SessionLease> held;
+        long deadline = System.nanoTime() + (timeout == null ? 0 : timeout.toNanos());
         lock.lock();
         try {
             lib = libraries.get(name);
@@ -187,18 +212,21 @@ final class EpRegistry {
             lib.state(EpLibrary.State.DRAINING);
             publish();
             withdrawn = lib.devices();
+            held = List.copyOf(lib.holders());
         } finally {
             lock.unlock();
         }
         for (EpDeviceListener l : listeners) {
             notify(() -> l.removed(name, withdrawn));
         }
+        if (!held.isEmpty()) {
+            removalHook.removalBegun(name, lib.factories().stream().map(EpFactory::name).toList(), held);
+        }
         boolean drained = false;
         boolean interrupted = false;
         List<String> holders = List.of();
         lock.lock();
         try {
-            long deadline = System.nanoTime() + (timeout == null ? 0 : timeout.toNanos());
             while (!lib.holders().isEmpty() && !interrupted) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
@@ -389,6 +417,43 @@ final class EpRegistry {
     }
 
     /**
+     * Gets the leases on a library now.
+     *
+     * @param name the registration name
+     * @return the leases, empty when the library is free or unknown
+     */
+    List<SessionLease> holders(String name) {
+        lock.lock();
+        try {
+            EpLibrary lib = libraries.get(name);
+            return lib == null ? List.of() : List.copyOf(lib.holders());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Gets the libraries being removed that a lease holds.
+     *
+     * @param session the lease
+     * @return the names of each such library's EPs, by registration name
+     */
+    Map<String, List<String>> drainingHeldBy(SessionLease session) {
+        lock.lock();
+        try {
+            Map<String, List<String>> out = new LinkedHashMap<>();
+            for (EpLibrary lib : libraries.values()) {
+                if (lib.state() == EpLibrary.State.DRAINING && lib.holders().contains(session)) {
+                    out.put(lib.name(), lib.factories().stream().map(EpFactory::name).toList());
+                }
+            }
+            return out;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
      * Ends the removal {@link #beginRemoval} started: the library is released and forgotten. The caller must have
      * seen {@link #awaitHolders} come back empty, or failed every holder.
      *
@@ -505,6 +570,27 @@ final class EpRegistry {
         try {
             for (EpLibrary lib : libraries.values()) {
                 lib.holders().remove(session);
+            }
+            released.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Keeps a session's leases only on the libraries of the given EPs, as after the session moved onto other EPs; a
+     * library waiting to be removed proceeds once its last lease is gone.
+     *
+     * @param session the session
+     * @param epNames the EPs it uses now
+     */
+    void retain(SessionLease session, Collection<String> epNames) {
+        lock.lock();
+        try {
+            for (EpLibrary lib : libraries.values()) {
+                if (lib.factories().stream().noneMatch(f -> epNames.contains(f.name()))) {
+                    lib.holders().remove(session);
+                }
             }
             released.signalAll();
         } finally {

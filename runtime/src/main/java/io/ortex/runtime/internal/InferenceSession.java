@@ -33,21 +33,20 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * A session of the runtime: the model partitioned among its EPs, each EP's groups compiled, and one plan per graph.
  * {@link #run} is thread safe: every run has its own value table and kernels are shared read-only; when an EP says
  * its kernels cannot run concurrently, runs are serialized. {@link #close()} refuses new runs at once, waits for the
- * runs in flight, then releases the EPs and the session's leases on their libraries.
+ * runs in flight, then releases the EPs and the session's leases on their libraries. {@link #migrate} moves it onto
+ * other EPs between runs: the runs in flight finish on the old {@link SessionPlan}, the next ones use the new one.
  */
 final class InferenceSession implements Session {
     private final String id;
     private final OnnxModel model;
-    private final SessionCompiler.Result compiled;
-    private final GraphPlan main;
+    private volatile SessionPlan plan;
     private final Map<String, TensorInfo> inputs;
     private final Set<String> optionalInputs;
     private final List<TensorInfo> outputs;
     private final IntraOpPool intraOp;
     private final Runnable onClose;
     private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
-    private final ReentrantLock serial;
-    private final List<String> epNames;
+    private final ReentrantLock migration = new ReentrantLock();
     private final AtomicBoolean closing = new AtomicBoolean();
     private final CountDownLatch released = new CountDownLatch(1);
     private volatile boolean closed;
@@ -57,15 +56,9 @@ final class InferenceSession implements Session {
                      Runnable onClose) {
         this.id = id;
         this.model = model;
-        this.compiled = compiled;
-        this.main = compiled.plans().get(model.graph());
+        this.plan = new SessionPlan(compiled, model.graph());
         this.intraOp = intraOp;
         this.onClose = onClose;
-        boolean concurrent = compiled.eps().stream().allMatch(e -> e.ep().isConcurrentRunSupported());
-        this.serial = concurrent ? null : new ReentrantLock();
-        List<String> names = new ArrayList<>();
-        compiled.eps().forEach(e -> names.add(e.ep().name()));
-        this.epNames = List.copyOf(names);
         Map<String, TensorInfo> in = new LinkedHashMap<>();
         Set<String> optional = new HashSet<>();
         for (ValueView v : model.graph().inputs()) {
@@ -186,30 +179,51 @@ final class InferenceSession implements Session {
         }
         enter();
         try {
-            if (serial != null) {
-                serial.lock();
-            }
+            SessionPlan p = usePlan();
             try {
-                return runMain(feeds, outputNames);
-            } finally {
+                ReentrantLock serial = p.serial();
                 if (serial != null) {
-                    serial.unlock();
+                    serial.lock();
                 }
+                try {
+                    return runMain(p, feeds, outputNames);
+                } finally {
+                    if (serial != null) {
+                        serial.unlock();
+                    }
+                }
+            } finally {
+                p.endUse();
             }
         } finally {
             exit();
         }
     }
 
-    private Map<String, Tensor> runMain(Map<String, Tensor> feeds, Collection<String> outputNames) {
+    /**
+     * Takes the current plan for one call. A migration that replaces the plan meanwhile makes the call take the new
+     * one; once a call holds a plan, that plan's EPs stay until the call ends.
+     */
+    private SessionPlan usePlan() {
+        while (true) {
+            SessionPlan p = plan;
+            p.beginUse();
+            if (p == plan) {
+                return p;
+            }
+            p.endUse();
+        }
+    }
+
+    private Map<String, Tensor> runMain(SessionPlan p, Map<String, Tensor> feeds, Collection<String> outputNames) {
         Map<String, String> runConfig = Map.of();
         List<EpInstance> started = new ArrayList<>();
         try {
-            for (EpInstance e : compiled.eps()) {
+            for (EpInstance e : p.compiled().eps()) {
                 e.ep().onRunStart(runConfig);
                 started.add(e);
             }
-            Map<String, Tensor> all = runGraph(main, feeds, new RunContext());
+            Map<String, Tensor> all = runGraph(p.main(), feeds, new RunContext(p));
             Map<String, Tensor> result = new LinkedHashMap<>();
             for (String name : outputNames) {
                 Tensor t = all.get(name);
@@ -240,6 +254,12 @@ final class InferenceSession implements Session {
 
     /** The kernels' view of one run: the intra-op threads, and nested subgraphs run through their own plans. */
     private final class RunContext implements KernelContext {
+        private final SessionPlan plan;
+
+        RunContext(SessionPlan plan) {
+            this.plan = plan;
+        }
+
         @Override
         public int intraOpThreads() {
             return intraOp.intraOpThreads();
@@ -252,12 +272,12 @@ final class InferenceSession implements Session {
 
         @Override
         public Map<String, Tensor> runSubgraph(GraphView subgraph, Map<String, Tensor> values) {
-            GraphPlan plan = subgraph instanceof Graph g ? compiled.plans().get(g) : null;
-            if (plan == null) {
+            GraphPlan sub = subgraph instanceof Graph g ? plan.compiled().plans().get(g) : null;
+            if (sub == null) {
                 throw new InvalidArgumentException("subgraph '" + subgraph.name() + "' does not belong to session "
                         + id);
             }
-            return runGraph(plan, values, this);
+            return runGraph(sub, values, this);
         }
     }
 
@@ -299,18 +319,18 @@ final class InferenceSession implements Session {
 
     /** The main graph's plan, for tests of value lifetimes. */
     ExecutionPlan plan() {
-        return main.plan();
+        return plan.main().plan();
     }
 
     @Override
     public List<String> executionProviders() {
-        // kept from creation: once the session is closed its EPs are released and must not be called
-        return epNames;
+        // kept with the plan: once the session is closed its EPs are released and must not be called
+        return plan.epNames();
     }
 
     @Override
     public List<NodeAssignment> assignment() {
-        return compiled.assignment();
+        return plan.compiled().assignment();
     }
 
     @Override
@@ -323,8 +343,13 @@ final class InferenceSession implements Session {
         Map<String, String> copy = Map.copyOf(options);
         enter();
         try {
-            for (EpInstance e : compiled.eps()) {
-                e.ep().setDynamicOptions(copy);
+            SessionPlan p = usePlan();
+            try {
+                for (EpInstance e : p.compiled().eps()) {
+                    e.ep().setDynamicOptions(copy);
+                }
+            } finally {
+                p.endUse();
             }
         } finally {
             exit();
@@ -366,7 +391,12 @@ final class InferenceSession implements Session {
             } finally {
                 lifecycle.writeLock().unlock();
             }
-            SessionCompiler.release(compiled.eps());
+            migration.lock();
+            try {
+                SessionCompiler.release(plan.compiled().eps());
+            } finally {
+                migration.unlock();
+            }
             intraOp.close();
             onClose.run();
         } finally {
@@ -384,6 +414,39 @@ final class InferenceSession implements Session {
     void fail(String message) {
         failure = message;
         close();
+    }
+
+    /**
+     * Moves the session onto other EPs between runs: compiles the model again with the given EPs, makes the next
+     * runs use them, waits for the runs in flight on the old EPs to finish, then releases the old EPs. The caller has
+     * taken leases for the new EPs and gives up those for the old ones afterwards. On failure the session stays on
+     * its current EPs and whatever was created for the new ones is released.
+     *
+     * @param config the session configuration for the new EPs, EP options included
+     * @param bindings the new EPs in priority order
+     * @return {@code false}, having changed nothing, when the session is closing or closed
+     * @throws RuntimeException when the model cannot be compiled for the new EPs
+     */
+    boolean migrate(Map<String, String> config, List<EpBinding> bindings) {
+        migration.lock();
+        try {
+            if (closing.get()) {
+                return false;
+            }
+            SessionPlan next = new SessionPlan(SessionCompiler.compile(model, config, bindings, null), model.graph());
+            SessionPlan old = plan;
+            plan = next;
+            old.retire();
+            SessionCompiler.release(old.compiled().eps());
+            return true;
+        } finally {
+            migration.unlock();
+        }
+    }
+
+    /** Waits until the session is closed and has released its EPs, however long its runs in flight take. */
+    void awaitReleased() {
+        awaitClosed();
     }
 
     /** Waits until the close under way on another thread has released everything. */

@@ -54,6 +54,7 @@ public final class RuntimeEnvironment implements Environment {
     private final Map<String, String> config;
     private final EpRegistry registry;
     private final EpSelector selector;
+    private final SessionMigrator migrator;
     private final Set<InferenceSession> sessions = ConcurrentHashMap.newKeySet();
     private final AtomicLong sessionCounter = new AtomicLong();
     private final AtomicLong queryCounter = new AtomicLong();
@@ -70,6 +71,8 @@ public final class RuntimeEnvironment implements Environment {
         this.config = Map.copyOf(config);
         this.registry = new EpRegistry(config, hardware);
         this.selector = new EpSelector(CPU_EP, this::vendorIdOf);
+        this.migrator = new SessionMigrator(registry, this::bind);
+        registry.onRemoval(migrator::removalBegun);
         for (EpFactory f : builtIn) {
             registry.register(f.name(), List.of(f), null);
         }
@@ -133,11 +136,45 @@ public final class RuntimeEnvironment implements Environment {
         Map<String, String> metadata = ModelMetadata.of(model);
         String id = "s" + sessionCounter.incrementAndGet();
         SessionLease lease = new SessionLease(id, model.path().map(Object::toString).orElse("(bytes)"));
+        SessionMigrator.Bound bound = bind(lease, options, metadata);
+        try {
+            InferenceSession[] self = new InferenceSession[1];
+            self[0] = InferenceSession.create(id, model, bound.config(), options.intraOpThreads(), bound.bindings(),
+                    generation, () -> {
+                        sessions.remove(self[0]);
+                        migrator.forget(id);
+                        registry.release(lease);
+                    });
+            sessions.add(self[0]);
+            if (SessionMigrator.wanted(options)) {
+                migrator.track(self[0], lease, options, metadata);
+                // a removal that began after the leases were taken but before the session was followed missed it
+                registry.drainingHeldBy(lease).forEach((library, eps) ->
+                        migrator.removalBegun(library, eps, List.of(lease)));
+            }
+            return self[0];
+        } catch (RuntimeException | Error e) {
+            registry.release(lease);
+            throw e;
+        }
+    }
+
+    /**
+     * Selects a session's EPs among the active devices and takes leases on their libraries, selecting again when a
+     * library is withdrawn in between (unless the EPs were appended explicitly).
+     *
+     * @param lease the session's lease
+     * @param options the session options
+     * @param metadata the model's metadata, for a delegate
+     * @return the EPs chosen, leased
+     */
+    private SessionMigrator.Bound bind(SessionLease lease, SessionOptions options, Map<String, String> metadata) {
         EpSelector.Selection selection;
         Map<String, EpFactory> factories;
+        List<String> epNames;
         for (int attempt = 1; ; attempt++) {
             selection = selector.select(options, registry.activeDevices(), metadata);
-            List<String> epNames = selection.choices().stream().map(EpSelector.Choice::epName).toList();
+            epNames = selection.choices().stream().map(EpSelector.Choice::epName).toList();
             try {
                 factories = registry.acquire(lease, epNames);
                 break;
@@ -149,27 +186,15 @@ public final class RuntimeEnvironment implements Environment {
                 }
             }
         }
-        try {
-            List<EpBinding> bindings = new ArrayList<>();
-            for (EpSelector.Choice c : selection.choices()) {
-                List<SupportedDevice> devices = new ArrayList<>();
-                for (EpDevice d : c.devices()) {
-                    devices.add(new SupportedDevice(d.device(), d.epMetadata(), d.epOptions()));
-                }
-                bindings.add(new EpBinding(factories.get(c.epName()), devices));
+        List<EpBinding> bindings = new ArrayList<>();
+        for (EpSelector.Choice c : selection.choices()) {
+            List<SupportedDevice> devices = new ArrayList<>();
+            for (EpDevice d : c.devices()) {
+                devices.add(new SupportedDevice(d.device(), d.epMetadata(), d.epOptions()));
             }
-            InferenceSession[] self = new InferenceSession[1];
-            self[0] = InferenceSession.create(id, model, selection.config(), options.intraOpThreads(), bindings,
-                    generation, () -> {
-                        sessions.remove(self[0]);
-                        registry.release(lease);
-                    });
-            sessions.add(self[0]);
-            return self[0];
-        } catch (RuntimeException | Error e) {
-            registry.release(lease);
-            throw e;
+            bindings.add(new EpBinding(factories.get(c.epName()), devices));
         }
+        return new SessionMigrator.Bound(selection.config(), List.copyOf(bindings), epNames);
     }
 
     @Override
@@ -351,8 +376,9 @@ public final class RuntimeEnvironment implements Environment {
 
     /**
      * Removes an EP library for good, blocking until it is released: its devices are hidden from selection at once,
-     * then the call waits for the sessions holding it to close. Each time {@code limit} passes with sessions still
-     * holding it, either those sessions are failed ({@code failAtLimit}: their runs in flight complete, their next
+     * then the sessions holding it that asked for migration ({@link SessionOptions#MIGRATE_ON_EP_REMOVAL}) are
+     * moved onto the remaining EPs, and the call waits for the other sessions holding it to close. Each time
+     * {@code limit} passes with sessions still holding it, either those sessions are failed ({@code failAtLimit}: their runs in flight complete, their next
      * run throws {@link EpUnavailableException} naming the EP, they release their EPs) or the holders are logged and
      * the wait goes on. An interrupt turns a wait into failing the holders. When the call returns, no code of the
      * library runs again. Nothing happens when no active library has that name.
@@ -365,6 +391,10 @@ public final class RuntimeEnvironment implements Environment {
         List<String> eps = registry.beginRemoval(name);
         if (eps == null) {
             return;
+        }
+        List<SessionLease> held = registry.holders(name);
+        if (!held.isEmpty()) {
+            migrator.removalBegun(name, eps, held);
         }
         boolean fail = failAtLimit;
         boolean interrupted = false;

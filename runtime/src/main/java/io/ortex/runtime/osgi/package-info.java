@@ -23,7 +23,9 @@
  * in a service tracker, outside SCR's locks, so it is not bound by SCR's {@code ds.lock.timeout.milliseconds} (5 s):
  * other components and EP bundles keep working while a stop blocks (the integration tests hold one for 6 s). With
  * {@code wait}, a stop (and so a framework shutdown) can block for as long as a session stays open; {@code fail}
- * bounds it by the drain limit, which is why it is the default.
+ * bounds it by the drain limit, which is why it is the default. Sessions created with
+ * {@code ortex.session.migrate_on_ep_removal=1} ({@link io.ortex.api.SessionOptions#MIGRATE_ON_EP_REMOVAL}) are not
+ * waited for: they are moved onto the remaining EPs between runs as soon as the removal begins.
  *
  * <p>Configuration: PID {@code io.ortex.runtime}, keys in {@link io.ortex.runtime.osgi.RuntimeSettings}.
  */

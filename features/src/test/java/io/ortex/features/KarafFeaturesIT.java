@@ -1,0 +1,122 @@
+package io.ortex.features;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNotNull;
+import static org.ops4j.pax.exam.CoreOptions.maven;
+import static org.ops4j.pax.exam.karaf.options.KarafDistributionOption.configureConsole;
+import static org.ops4j.pax.exam.karaf.options.KarafDistributionOption.editConfigurationFilePut;
+import static org.ops4j.pax.exam.karaf.options.KarafDistributionOption.karafDistributionConfiguration;
+import static org.ops4j.pax.exam.karaf.options.KarafDistributionOption.logLevel;
+
+import java.io.File;
+import java.net.URI;
+import java.util.List;
+import javax.inject.Inject;
+import org.apache.karaf.features.FeaturesService;
+import org.junit.Test;
+import org.junit.runner.RunWith;
+import org.ops4j.pax.exam.Configuration;
+import org.ops4j.pax.exam.Option;
+import org.ops4j.pax.exam.junit.PaxExam;
+import org.ops4j.pax.exam.karaf.options.LogLevelOption.LogLevel;
+import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
+import org.ops4j.pax.exam.spi.reactors.PerClass;
+import org.osgi.framework.Bundle;
+import org.osgi.framework.BundleContext;
+
+/**
+ * Installs the Ortex features from this module's features.xml (added by its file URI) in Apache Karaf 4.4 from
+ * Maven Central, under Pax Exam: feature {@code ortex} brings the Environment service with the CPU EP, which runs a
+ * tiny model; feature {@code ortex-example-ep} adds the example EP's virtual NPU (the runtime's configuration grants
+ * it virtual devices), which runs the model too; feature {@code ortex-shell} resolves. The features' {@code mvn:}
+ * URLs of the Ortex bundles are served from the reactor's jars laid out as a Maven repository (nothing is installed);
+ * everything else comes from Karaf's system folder or the local Maven repository. Karaf's shell is never used, so that
+ * the test also passes on JDK 25.
+ */
+@RunWith(PaxExam.class)
+@ExamReactorStrategy(PerClass.class)
+public class KarafFeaturesIT {
+    private static final String MVN_CFG = "etc/org.ops4j.pax.url.mvn.cfg";
+    private static final String PROPERTY_FEATURES = "ortex.features.file";
+
+    @Inject
+    private BundleContext context;
+
+    @Inject
+    private FeaturesService features;
+
+    /**
+     * Karaf from the local Maven repository, unpacked under target/exam, with pax-url pointed at the local repository,
+     * Maven Central and the reactor's bundles, EventAdmin's subject lookup off (it throws on JDK 24 and later), and the
+     * runtime's configuration granting the example EP bundle virtual devices.
+     *
+     * @return the options
+     */
+    @Configuration
+    public Option[] configuration() {
+        String reactorRepo = new File(property("ortex.reactor.repo")).toURI().toString();
+        return new Option[] {
+            karafDistributionConfiguration()
+                    .frameworkUrl(maven().groupId("org.apache.karaf").artifactId("apache-karaf")
+                            .version(property("karaf.version")).type("tar.gz"))
+                    .unpackDirectory(new File("target/exam"))
+                    .useDeployFolder(false),
+            configureConsole().ignoreLocalConsole(),
+            logLevel(LogLevel.WARN),
+            editConfigurationFilePut(MVN_CFG, "org.ops4j.pax.url.mvn.localRepository",
+                    property("org.ops4j.pax.url.mvn.localRepository")),
+            editConfigurationFilePut(MVN_CFG, "org.ops4j.pax.url.mvn.repositories",
+                    property("org.ops4j.pax.url.mvn.repositories")),
+            editConfigurationFilePut(MVN_CFG, "org.ops4j.pax.url.mvn.useFallbackRepositories", "false"),
+            editConfigurationFilePut(MVN_CFG, "org.ops4j.pax.url.mvn.defaultRepositories",
+                    "file:${karaf.home}/${karaf.default.repository}@id=system.repository@snapshots, "
+                            + reactorRepo + "@id=ortex.reactor@snapshots"),
+            editConfigurationFilePut("etc/org.apache.felix.eventadmin.impl.EventAdmin.cfg",
+                    "org.apache.felix.eventadmin.AddSubject", "false"),
+            editConfigurationFilePut("etc/io.ortex.runtime.cfg", "virtual.grants", "io.ortex.ep.example"),
+            editConfigurationFilePut("etc/system.properties", PROPERTY_FEATURES,
+                    new File(property(PROPERTY_FEATURES)).getAbsolutePath()),
+        };
+    }
+
+    private static String property(String key) {
+        String v = System.getProperty(key);
+        if (v == null) {
+            throw new IllegalStateException("system property " + key + " is not set (run through Maven failsafe)");
+        }
+        return v;
+    }
+
+    /** Adds the repository, installs the features, runs the model on the CPU EP and on the example EP's NPU. */
+    @Test
+    public void theFeaturesInstallAndRunAModel() throws Exception {
+        URI repository = new File(property(PROPERTY_FEATURES)).toURI();
+        features.addRepository(repository);
+        assertNotNull("the repository defines ortex", features.getFeature("ortex"));
+
+        features.installFeature("ortex");
+        // the Ortex classes are loaded only now, by a class of their own, as the probe imports them dynamically
+        OrtexChecks.runOnTheCpuEp(context);
+
+        features.installFeature("ortex-example-ep");
+        OrtexChecks.runOnTheExampleNpu(context);
+
+        features.installFeature("ortex-shell");
+        for (String bsn : List.of("io.ortex.api", "io.ortex.onnx", "io.ortex.runtime", "io.ortex.ep.cpu",
+                "io.ortex.ep.example", "io.ortex.shell", "com.google.protobuf",
+                "com.fasterxml.jackson.core.jackson-core")) {
+            Bundle b = bundle(bsn);
+            assertNotNull(bsn + " is installed", b);
+            assertEquals(bsn + " is active", Bundle.ACTIVE, b.getState());
+        }
+    }
+
+    private Bundle bundle(String bsn) {
+        for (Bundle b : context.getBundles()) {
+            if (bsn.equals(b.getSymbolicName())) {
+                return b;
+            }
+        }
+        return null;
+    }
+}

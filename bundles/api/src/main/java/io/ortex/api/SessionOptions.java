@@ -66,11 +66,25 @@ public final class SessionOptions {
     public static final String EP_CONTEXT_MODEL_EXTERNAL_INITIALIZERS_FILE_NAME =
             "ep.context_model_external_initializers_file_name";
 
-    /** {@code "1"} lets EPs share resources (weights) between the compiled sessions (ONNX Runtime's key). */
+    /**
+     * {@code "1"} lets EPs share resources (weights) between the compiled sessions (ONNX Runtime's key): the sessions
+     * that set it while generating compiled models ({@link #EP_CONTEXT_ENABLE}) form a group whose EPContext payloads
+     * and shared blobs ({@code io.ortex.api.spi.SharedBlob}) go, each content once, into one shared context binary
+     * named after the group's first compiled model ({@code <model>_shared.bin}, in the folder all of the group's
+     * models must share). Default: {@value #EP_SHARE_EP_CONTEXTS_DEFAULT}.
+     */
     public static final String EP_SHARE_EP_CONTEXTS = "ep.share_ep_contexts";
+    /** Default of {@link #EP_SHARE_EP_CONTEXTS}: no sharing. */
+    public static final String EP_SHARE_EP_CONTEXTS_DEFAULT = "0";
 
-    /** {@code "1"} marks the last session of a group that shares EP resources (ONNX Runtime's key). */
+    /**
+     * {@code "1"} marks the last session of a group that shares EP resources (ONNX Runtime's key): once it has
+     * compiled, the group's shared context binary is written (atomically) and the group closed; it implies
+     * {@link #EP_SHARE_EP_CONTEXTS}. Default: {@value #EP_STOP_SHARE_EP_CONTEXTS_DEFAULT}.
+     */
     public static final String EP_STOP_SHARE_EP_CONTEXTS = "ep.stop_share_ep_contexts";
+    /** Default of {@link #EP_STOP_SHARE_EP_CONTEXTS}. */
+    public static final String EP_STOP_SHARE_EP_CONTEXTS_DEFAULT = "0";
 
     /**
      * {@code "1"} makes loading a compiled model fail when an EP says it would be better recompiled

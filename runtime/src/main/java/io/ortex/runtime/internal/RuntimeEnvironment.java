@@ -19,6 +19,7 @@ import io.ortex.onnx.ModelReader;
 import io.ortex.onnx.OnnxModel;
 import io.ortex.runtime.internal.epcontext.CompatibilityCheck;
 import io.ortex.runtime.internal.epcontext.EpContextGeneration;
+import io.ortex.runtime.internal.epcontext.SharedContextStore;
 import java.io.IOException;
 import java.net.MalformedURLException;
 import java.net.URL;
@@ -55,6 +56,7 @@ public final class RuntimeEnvironment implements Environment {
     private final EpRegistry registry;
     private final EpSelector selector;
     private final Set<InferenceSession> sessions = ConcurrentHashMap.newKeySet();
+    private final SharedContextStore sharedContexts = new SharedContextStore();
     private final AtomicLong sessionCounter = new AtomicLong();
     private final AtomicLong queryCounter = new AtomicLong();
     private volatile boolean closed;
@@ -158,9 +160,14 @@ public final class RuntimeEnvironment implements Environment {
                 }
                 bindings.add(new EpBinding(factories.get(c.epName()), devices));
             }
+            EpContextGeneration plan = generation != null ? generation
+                    : EpContextGeneration.fromSessionConfig(model, selection.config());
+            if (plan != null) {
+                plan.sharing(sharedContexts);
+            }
             InferenceSession[] self = new InferenceSession[1];
             self[0] = InferenceSession.create(id, model, selection.config(), options.intraOpThreads(), bindings,
-                    generation, () -> {
+                    plan, () -> {
                         sessions.remove(self[0]);
                         registry.release(lease);
                     });
@@ -438,5 +445,6 @@ public final class RuntimeEnvironment implements Environment {
             s.close();
         }
         registry.releaseAll();
+        sharedContexts.discard();
     }
 }

@@ -101,6 +101,29 @@ public final class SessionOptions {
      */
     public static final String EP_COMPATIBILITY_INFO_PREFIX = "ep_compatibility_info.";
 
+    /**
+     * The folder of the compile cache (an Ortex feature, not ONNX Runtime's): when set, session creation looks the
+     * compiled model up by a key of the model's content (SHA-256 of its bytes and external data files), each
+     * selected EP's name, vendor and version, the devices, the EP options and the {@code ep.*} configuration entries;
+     * a hit loads the cached compiled model, a miss compiles (EPContext, payloads embedded) and stores it. Entries are
+     * written atomically and checked on reading; a corrupted one is deleted and recompiled. Sessions that generate a
+     * compiled model themselves ({@link #EP_CONTEXT_ENABLE}), share EP contexts, or load an already compiled model
+     * bypass the cache. Also settable for every session as the environment configuration entry of the same name,
+     * which a session option overrides. Default: {@value #COMPILE_CACHE_DIR_DEFAULT} (no cache).
+     */
+    public static final String COMPILE_CACHE_DIR = "ortex.compile_cache.dir";
+    /** Default of {@link #COMPILE_CACHE_DIR}: empty, the cache is off. */
+    public static final String COMPILE_CACHE_DIR_DEFAULT = "";
+
+    /**
+     * The most bytes the compile cache keeps; after storing an entry, the least recently used entries (by file
+     * modification time, which a hit refreshes) are deleted until the cache fits. Also an environment configuration
+     * entry. Default: {@value #COMPILE_CACHE_MAX_BYTES_DEFAULT} (1 GiB).
+     */
+    public static final String COMPILE_CACHE_MAX_BYTES = "ortex.compile_cache.max_bytes";
+    /** Default of {@link #COMPILE_CACHE_MAX_BYTES}: 1 GiB. */
+    public static final String COMPILE_CACHE_MAX_BYTES_DEFAULT = "1073741824";
+
     /** Default number of intra-op threads: 0 means one per available processor. */
     public static final int DEFAULT_INTRA_OP_THREADS = 0;
 

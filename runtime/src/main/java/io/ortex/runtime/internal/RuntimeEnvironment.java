@@ -17,6 +17,7 @@ import io.ortex.api.spi.EpFactory;
 import io.ortex.api.spi.SupportedDevice;
 import io.ortex.onnx.ModelReader;
 import io.ortex.onnx.OnnxModel;
+import io.ortex.runtime.internal.cache.CompileCache;
 import io.ortex.runtime.internal.epcontext.CompatibilityCheck;
 import io.ortex.runtime.internal.epcontext.EpContextGeneration;
 import io.ortex.runtime.internal.epcontext.SharedContextStore;
@@ -160,17 +161,24 @@ public final class RuntimeEnvironment implements Environment {
                 }
                 bindings.add(new EpBinding(factories.get(c.epName()), devices));
             }
-            EpContextGeneration plan = generation != null ? generation
-                    : EpContextGeneration.fromSessionConfig(model, selection.config());
-            if (plan != null) {
-                plan.sharing(sharedContexts);
-            }
             InferenceSession[] self = new InferenceSession[1];
-            self[0] = InferenceSession.create(id, model, selection.config(), options.intraOpThreads(), bindings,
-                    plan, () -> {
-                        sessions.remove(self[0]);
-                        registry.release(lease);
-                    });
+            CachedCompilation.Opener opener = (m, config, plan) -> {
+                if (plan != null) {
+                    plan.sharing(sharedContexts);
+                }
+                return InferenceSession.create(id, m, config, options.intraOpThreads(), bindings, plan, () -> {
+                    sessions.remove(self[0]);
+                    registry.release(lease);
+                });
+            };
+            CompileCache cache = generation != null ? null
+                    : CompileCache.configured(options.config(), registry.effectiveConfig());
+            if (cache != null && CachedCompilation.applies(model, selection.config())) {
+                self[0] = CachedCompilation.open(cache, model, selection.config(), bindings, opener);
+            } else {
+                self[0] = opener.open(model, selection.config(), generation != null ? generation
+                        : EpContextGeneration.fromSessionConfig(model, selection.config()));
+            }
             sessions.add(self[0]);
             return self[0];
         } catch (RuntimeException | Error e) {

@@ -136,6 +136,16 @@ public final class EpContextGeneration {
         }
     }
 
+    /**
+     * Tells whether a model is already compiled: whether it holds an EPContext node, in any graph.
+     *
+     * @param model the model
+     * @return true when it does
+     */
+    public static boolean isCompiled(OnnxModel model) {
+        return findEpContext(model.graph()) != null;
+    }
+
     private static NodeView findEpContext(GraphView g) {
         for (NodeView n : g.nodes()) {
             if (EpContextNode.isEpContext(n)) {

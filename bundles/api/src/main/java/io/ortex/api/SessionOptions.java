@@ -106,7 +106,7 @@ public final class SessionOptions {
      * compiled model up by a key of the model's content (SHA-256 of its bytes and external data files), each
      * selected EP's name, vendor and version, the devices, the EP options and the {@code ep.*} configuration entries;
      * a hit loads the cached compiled model, a miss compiles (EPContext, payloads embedded) and stores it. Entries are
-     * written atomically and checked on reading; a corrupted one is deleted and recompiled. Sessions that generate a
+     * written atomically and checked (CRC-32C) on reading; a corrupted one is deleted and recompiled. Sessions that generate a
      * compiled model themselves ({@link #EP_CONTEXT_ENABLE}), share EP contexts, or load an already compiled model
      * bypass the cache. Also settable for every session as the environment configuration entry of the same name,
      * which a session option overrides. Default: {@value #COMPILE_CACHE_DIR_DEFAULT} (no cache).

@@ -4,6 +4,8 @@ import io.ortex.api.InvalidArgumentException;
 import io.ortex.api.SessionOptions;
 import io.ortex.onnx.ModelWriter;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
@@ -11,21 +13,22 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.zip.CRC32C;
 
 /**
  * The compile cache's folder of entries: one file per key, {@code <key>.ortexc}, holding a compiled model (payloads
  * embedded, so that one file is one entry).
  *
  * <h2>Entry format</h2>
- * The serialized compiled model ({@code ModelProto}), then the SHA-256 of those bytes (32 bytes), then the 8 ASCII
- * bytes {@code OXCC0001}. An entry whose trailer is missing or whose hash differs is corrupted.
+ * The serialized compiled model ({@code ModelProto}), then the CRC-32C of those bytes (an 8-byte little-endian
+ * {@code long}), then the 8 ASCII bytes {@code OXCC0002}. An entry whose trailer is missing or whose checksum
+ * differs is corrupted. (The key already names the content; the checksum only detects torn or damaged files, so a
+ * fast CRC is enough where a second SHA-256 over the entry would cost a hit as much as hashing the model.)
  *
  * <h2>Concurrency</h2>
  * Entries are written to a hidden temporary file in the cache folder and moved into place atomically, so a reader,
@@ -37,8 +40,8 @@ import java.util.Map;
 public final class CompileCache {
     /** The file extension of entries. */
     public static final String SUFFIX = ".ortexc";
-    private static final byte[] MAGIC = "OXCC0001".getBytes(StandardCharsets.US_ASCII);
-    private static final int TRAILER = 32 + 8;
+    private static final byte[] MAGIC = "OXCC0002".getBytes(StandardCharsets.US_ASCII);
+    private static final int TRAILER = 8 + 8;
     private static final System.Logger LOG = System.getLogger(CompileCache.class.getName());
 
     private final Path folder;
@@ -159,21 +162,14 @@ public final class CompileCache {
             return null;
         }
         int n = all.length - TRAILER;
-        byte[] hash = sha256(all, n);
-        if (!Arrays.equals(hash, 0, 32, all, n, n + 32)) {
-            return null;
-        }
-        return Arrays.copyOf(all, n);
+        long stored = ByteBuffer.wrap(all, n, 8).order(ByteOrder.LITTLE_ENDIAN).getLong();
+        return stored == crc(all, n) ? Arrays.copyOf(all, n) : null;
     }
 
-    private static byte[] sha256(byte[] b, int length) {
-        try {
-            MessageDigest d = MessageDigest.getInstance("SHA-256");
-            d.update(b, 0, length);
-            return d.digest();
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("the JVM has no SHA-256", e);
-        }
+    private static long crc(byte[] b, int length) {
+        CRC32C c = new CRC32C();
+        c.update(b, 0, length);
+        return c.getValue();
     }
 
     /**
@@ -185,10 +181,10 @@ public final class CompileCache {
      */
     public Path store(String key, byte[] model) {
         Path file = entry(key);
-        byte[] hash = sha256(model, model.length);
+        byte[] check = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(crc(model, model.length)).array();
         ModelWriter.writeAtomically(file, out -> {
             out.write(model);
-            out.write(hash);
+            out.write(check);
             out.write(MAGIC);
         });
         evict(file);

@@ -66,11 +66,25 @@ public final class SessionOptions {
     public static final String EP_CONTEXT_MODEL_EXTERNAL_INITIALIZERS_FILE_NAME =
             "ep.context_model_external_initializers_file_name";
 
-    /** {@code "1"} lets EPs share resources (weights) between the compiled sessions (ONNX Runtime's key). */
+    /**
+     * {@code "1"} lets EPs share resources (weights) between the compiled sessions (ONNX Runtime's key): the sessions
+     * that set it while generating compiled models ({@link #EP_CONTEXT_ENABLE}) form a group whose EPContext payloads
+     * and shared blobs ({@code io.ortex.api.spi.SharedBlob}) go, each content once, into one shared context binary
+     * named after the group's first compiled model ({@code <model>_shared.bin}, in the folder all of the group's
+     * models must share). Default: {@value #EP_SHARE_EP_CONTEXTS_DEFAULT}.
+     */
     public static final String EP_SHARE_EP_CONTEXTS = "ep.share_ep_contexts";
+    /** Default of {@link #EP_SHARE_EP_CONTEXTS}: no sharing. */
+    public static final String EP_SHARE_EP_CONTEXTS_DEFAULT = "0";
 
-    /** {@code "1"} marks the last session of a group that shares EP resources (ONNX Runtime's key). */
+    /**
+     * {@code "1"} marks the last session of a group that shares EP resources (ONNX Runtime's key): once it has
+     * compiled, the group's shared context binary is written (atomically) and the group closed; it implies
+     * {@link #EP_SHARE_EP_CONTEXTS}. Default: {@value #EP_STOP_SHARE_EP_CONTEXTS_DEFAULT}.
+     */
     public static final String EP_STOP_SHARE_EP_CONTEXTS = "ep.stop_share_ep_contexts";
+    /** Default of {@link #EP_STOP_SHARE_EP_CONTEXTS}. */
+    public static final String EP_STOP_SHARE_EP_CONTEXTS_DEFAULT = "0";
 
     /**
      * {@code "1"} makes loading a compiled model fail when an EP says it would be better recompiled
@@ -98,6 +112,29 @@ public final class SessionOptions {
     public static final String MIGRATE_ON_EP_REMOVAL = "ortex.session.migrate_on_ep_removal";
     /** Default of {@link #MIGRATE_ON_EP_REMOVAL}: a session keeps its EPs until it closes or is failed. */
     public static final String MIGRATE_ON_EP_REMOVAL_DEFAULT = "0";
+
+    /**
+     * The folder of the compile cache (an Ortex feature, not ONNX Runtime's): when set, session creation looks the
+     * compiled model up by a key of the model's content (SHA-256 of its bytes and external data files), each
+     * selected EP's name, vendor and version, the devices, the EP options and the {@code ep.*} configuration entries;
+     * a hit loads the cached compiled model, a miss compiles (EPContext, payloads embedded) and stores it. Entries are
+     * written atomically and checked (CRC-32C) on reading; a corrupted one is deleted and recompiled. Sessions that generate a
+     * compiled model themselves ({@link #EP_CONTEXT_ENABLE}), share EP contexts, or load an already compiled model
+     * bypass the cache. Also settable for every session as the environment configuration entry of the same name,
+     * which a session option overrides. Default: {@value #COMPILE_CACHE_DIR_DEFAULT} (no cache).
+     */
+    public static final String COMPILE_CACHE_DIR = "ortex.compile_cache.dir";
+    /** Default of {@link #COMPILE_CACHE_DIR}: empty, the cache is off. */
+    public static final String COMPILE_CACHE_DIR_DEFAULT = "";
+
+    /**
+     * The most bytes the compile cache keeps; after storing an entry, the least recently used entries (by file
+     * modification time, which a hit refreshes) are deleted until the cache fits. Also an environment configuration
+     * entry. Default: {@value #COMPILE_CACHE_MAX_BYTES_DEFAULT} (1 GiB).
+     */
+    public static final String COMPILE_CACHE_MAX_BYTES = "ortex.compile_cache.max_bytes";
+    /** Default of {@link #COMPILE_CACHE_MAX_BYTES}: 1 GiB. */
+    public static final String COMPILE_CACHE_MAX_BYTES_DEFAULT = "1073741824";
 
     /** Default number of intra-op threads: 0 means one per available processor. */
     public static final int DEFAULT_INTRA_OP_THREADS = 0;

@@ -48,6 +48,7 @@ class MainCompileTest {
         assertEquals(0, c.status(), c.toString());
         assertTrue(c.out().contains("ExampleExecutionProvider: 1 EPContext node"), c.out());
         assertTrue(Files.isRegularFile(dir.resolve("mlp_ctx_ExampleExecutionProvider.bin")));
+        assertFalse(c.err().contains("partitions"), "no progress bar when stderr is not a terminal: " + c.err());
 
         Path a = Files.createDirectories(dir.resolve("a"));
         Path b = Files.createDirectories(dir.resolve("b"));

@@ -17,8 +17,10 @@ import io.ortex.api.spi.EpFactory;
 import io.ortex.api.spi.SupportedDevice;
 import io.ortex.onnx.ModelReader;
 import io.ortex.onnx.OnnxModel;
+import io.ortex.runtime.internal.cache.CompileCache;
 import io.ortex.runtime.internal.epcontext.CompatibilityCheck;
 import io.ortex.runtime.internal.epcontext.EpContextGeneration;
+import io.ortex.runtime.internal.epcontext.SharedContextStore;
 import java.io.IOException;
 import java.net.MalformedURLException;
 import java.net.URL;
@@ -56,6 +58,7 @@ public final class RuntimeEnvironment implements Environment {
     private final EpSelector selector;
     private final SessionMigrator migrator;
     private final Set<InferenceSession> sessions = ConcurrentHashMap.newKeySet();
+    private final SharedContextStore sharedContexts = new SharedContextStore();
     private final AtomicLong sessionCounter = new AtomicLong();
     private final AtomicLong queryCounter = new AtomicLong();
     private volatile boolean closed;
@@ -139,12 +142,24 @@ public final class RuntimeEnvironment implements Environment {
         SessionMigrator.Bound bound = bind(lease, options, metadata);
         try {
             InferenceSession[] self = new InferenceSession[1];
-            self[0] = InferenceSession.create(id, model, bound.config(), options.intraOpThreads(), bound.bindings(),
-                    generation, () -> {
-                        sessions.remove(self[0]);
-                        migrator.forget(id);
-                        registry.release(lease);
-                    });
+            CachedCompilation.Opener opener = (m, config, plan) -> {
+                if (plan != null) {
+                    plan.sharing(sharedContexts);
+                }
+                return InferenceSession.create(id, m, config, options.intraOpThreads(), bound.bindings(), plan, () -> {
+                    sessions.remove(self[0]);
+                    migrator.forget(id);
+                    registry.release(lease);
+                });
+            };
+            CompileCache cache = generation != null ? null
+                    : CompileCache.configured(options.config(), registry.effectiveConfig());
+            if (cache != null && CachedCompilation.applies(model, bound.config())) {
+                self[0] = CachedCompilation.open(cache, model, bound.config(), bound.bindings(), opener);
+            } else {
+                self[0] = opener.open(model, bound.config(), generation != null ? generation
+                        : EpContextGeneration.fromSessionConfig(model, bound.config()));
+            }
             sessions.add(self[0]);
             if (SessionMigrator.wanted(options)) {
                 migrator.track(self[0], lease, options, metadata);
@@ -468,5 +483,6 @@ public final class RuntimeEnvironment implements Environment {
             s.close();
         }
         registry.releaseAll();
+        sharedContexts.discard();
     }
 }

@@ -1,5 +1,6 @@
 package io.ortex.api.spi;
 
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -12,7 +13,12 @@ import java.util.Optional;
  * {@link ExecutionProvider#getCapability} an EP claims, each as its own group, the nodes whose {@code source}
  * ({@link #sourceOf}) is its key (normally its name); in {@link ExecutionProvider#compile} it gets the node's graph
  * and calls {@link GraphView#epContext(NodeView)} to read this record, then rebuilds its kernel from
- * {@link #payload()}. An EPContext node no EP claims fails session creation. Immutable.
+ * {@link #payload()}. An EPContext node no EP claims fails session creation.
+ *
+ * <p>A node written by a session that shared EP contexts ({@code ep.share_ep_contexts=1}) may keep its payload, and
+ * the {@link SharedBlob}s its payload refers to, in a shared context binary common to several models: the runtime
+ * reads them from there (checking each blob's SHA-256), so {@link #payload()} and {@link #sharedBlob(String)} look
+ * the same whichever way the model was written. Immutable.
  *
  * @param name the node's name (also the fused node name it was written for, prefix included)
  * @param source the {@code source} attribute: the key of the EP that must load it
@@ -23,9 +29,11 @@ import java.util.Optional;
  * @param hardwareArchitecture the {@code hardware_architecture} attribute, empty when absent
  * @param notes the {@code notes} attribute, empty when absent
  * @param payload the payload bytes; copied at construction and by the accessor
+ * @param sharedBlobs the shared blobs the node's payload refers to, by key; copied at construction
  */
 public record EpContextNode(String name, String source, boolean mainContext, boolean embedded, String sdkVersion,
-                            String partitionName, String hardwareArchitecture, String notes, byte[] payload) {
+                            String partitionName, String hardwareArchitecture, String notes, byte[] payload,
+                            Map<String, SharedBlob> sharedBlobs) {
     /** The operator type of EPContext nodes. */
     public static final String OP_TYPE = "EPContext";
     /** The operator domain of EPContext nodes. */
@@ -46,6 +54,15 @@ public record EpContextNode(String name, String source, boolean mainContext, boo
     public static final String HARDWARE_ARCHITECTURE = "hardware_architecture";
     /** Attribute: EP-specific notes. */
     public static final String NOTES = "notes";
+    /**
+     * Attribute (Ortex): the key, in the shared context binary that {@code ep_cache_context} names, of the node's
+     * payload; absent when that file is the payload alone.
+     */
+    public static final String CONTEXT_KEY = "context_key";
+    /** Attribute (Ortex): the shared context binary holding the node's shared blobs, relative to the model. */
+    public static final String SHARED_CONTEXT = "shared_context";
+    /** Attribute (Ortex, a list of strings): the keys of the shared blobs the node's payload refers to. */
+    public static final String SHARED_BLOBS = "shared_blobs";
 
     /**
      * Creates the record, copying the payload.
@@ -59,6 +76,7 @@ public record EpContextNode(String name, String source, boolean mainContext, boo
      * @param hardwareArchitecture the hardware architecture, empty when absent
      * @param notes the notes, empty when absent
      * @param payload the payload
+     * @param sharedBlobs the shared blobs by key
      */
     public EpContextNode {
         Objects.requireNonNull(name, "name");
@@ -68,6 +86,37 @@ public record EpContextNode(String name, String source, boolean mainContext, boo
         Objects.requireNonNull(hardwareArchitecture, "hardwareArchitecture");
         Objects.requireNonNull(notes, "notes");
         payload = Objects.requireNonNull(payload, "payload").clone();
+        sharedBlobs = Map.copyOf(sharedBlobs == null ? Map.of() : sharedBlobs);
+    }
+
+    /**
+     * Creates a record whose payload refers to no shared blob, copying the payload.
+     *
+     * @param name the node name
+     * @param source the source key
+     * @param mainContext whether it owns its context
+     * @param embedded whether the payload was embedded
+     * @param sdkVersion the SDK version, empty when absent
+     * @param partitionName the partition name, empty when absent
+     * @param hardwareArchitecture the hardware architecture, empty when absent
+     * @param notes the notes, empty when absent
+     * @param payload the payload
+     */
+    public EpContextNode(String name, String source, boolean mainContext, boolean embedded, String sdkVersion,
+                         String partitionName, String hardwareArchitecture, String notes, byte[] payload) {
+        this(name, source, mainContext, embedded, sdkVersion, partitionName, hardwareArchitecture, notes, payload,
+                Map.of());
+    }
+
+    /**
+     * Gets a shared blob the payload refers to.
+     *
+     * @param key the blob's key ({@link SharedBlob#key()})
+     * @return a copy of its bytes, or empty when the node has no blob of that key
+     */
+    public Optional<byte[]> sharedBlob(String key) {
+        SharedBlob b = sharedBlobs.get(key);
+        return b == null ? Optional.empty() : Optional.of(b.data());
     }
 
     /**
@@ -110,7 +159,8 @@ public record EpContextNode(String name, String source, boolean mainContext, boo
         return o instanceof EpContextNode n && name.equals(n.name) && source.equals(n.source)
                 && mainContext == n.mainContext && embedded == n.embedded && sdkVersion.equals(n.sdkVersion)
                 && partitionName.equals(n.partitionName) && hardwareArchitecture.equals(n.hardwareArchitecture)
-                && notes.equals(n.notes) && java.util.Arrays.equals(payload, n.payload);
+                && notes.equals(n.notes) && java.util.Arrays.equals(payload, n.payload)
+                && sharedBlobs.keySet().equals(n.sharedBlobs.keySet());
     }
 
     @Override
@@ -122,6 +172,7 @@ public record EpContextNode(String name, String source, boolean mainContext, boo
     @Override
     public String toString() {
         return "EPContext " + name + " (source " + source + ", " + (embedded ? "embedded" : "file") + ", "
-                + payload.length + " bytes)";
+                + payload.length + " bytes" + (sharedBlobs.isEmpty() ? "" : ", " + sharedBlobs.size() + " shared blobs")
+                + ")";
     }
 }

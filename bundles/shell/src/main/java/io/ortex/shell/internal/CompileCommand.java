@@ -13,7 +13,9 @@ import java.util.Set;
 
 /**
  * {@code ortex compile MODEL -o OUT [--embed] [--flags error-if-no-nodes-compiled,error-if-output-exists] [EP
- * options]}: the compile API on the command line. Reports the EPContext nodes written per EP and the files.
+ * options]}: the compile API on the command line. Reports the EPContext nodes written per EP and the files; when
+ * stderr is an interactive terminal ({@link System#console()} is not null), shows the compile progress (partitions
+ * compiled of all) as a bar there, and nothing otherwise.
  */
 public final class CompileCommand {
     /** The flags of this verb. */
@@ -48,8 +50,23 @@ public final class CompileCommand {
         try (Environment env = SessionSettings.environment(o)) {
             ModelCompiler compiler = env.modelCompiler(SessionSettings.sessionOptions(o, env))
                     .inputModel(model).embedMode(o.has("--embed")).flags(flags);
+            // a progress bar only for a person watching: stderr of an interactive terminal
+            PrintStream bar = System.console() != null ? System.err : null;
+            if (bar != null) {
+                compiler.progressListener((done, total) -> {
+                    bar.print("\r" + progressBar(done, total, BAR_WIDTH));
+                    bar.flush();
+                });
+            }
             long t0 = System.nanoTime();
-            CompileResult r = compiler.compileToFile(Path.of(output));
+            CompileResult r;
+            try {
+                r = compiler.compileToFile(Path.of(output));
+            } finally {
+                if (bar != null) {
+                    bar.println();
+                }
+            }
             double ms = (System.nanoTime() - t0) / 1e6;
             out.printf(Locale.ROOT, "compiled %s -> %s in %.1f ms%n", model, output, ms);
             if (r.epContextNodes().isEmpty()) {
@@ -61,6 +78,22 @@ public final class CompileCommand {
             r.files().forEach(f -> out.println("  wrote " + f));
         }
         return 0;
+    }
+
+    /** The number of cells of the progress bar. */
+    static final int BAR_WIDTH = 30;
+
+    /**
+     * Renders the compile progress as a bar: {@code [#########.....] 3/5 partitions}.
+     *
+     * @param done partitions compiled so far
+     * @param total partitions in all
+     * @param width the number of cells
+     * @return the line, without a line end
+     */
+    static String progressBar(int done, int total, int width) {
+        int filled = total <= 0 ? width : (int) ((long) Math.min(done, total) * width / total);
+        return "[" + "#".repeat(filled) + ".".repeat(width - filled) + "] " + done + "/" + total + " partitions";
     }
 
     /**

@@ -5,6 +5,7 @@ import io.ortex.api.Environment;
 import io.ortex.api.HardwareDevice;
 import io.ortex.api.HardwareDeviceType;
 import io.ortex.api.InvalidArgumentException;
+import io.ortex.api.SessionOptions;
 import io.ortex.api.spi.EpFactory;
 import io.ortex.api.spi.ExecutionProvider;
 import io.ortex.api.spi.SupportedDevice;
@@ -98,7 +99,9 @@ public final class ExampleEpFactory implements EpFactory {
 
     /**
      * Creates an EP for the virtual NPU. The option {@code fuse} comes from the session configuration
-     * ({@code ep.exampleexecutionprovider.fuse}), else from the device's default options.
+     * ({@code ep.exampleexecutionprovider.fuse}), else from the device's default options. With
+     * {@code ep.share_ep_contexts=1} (or {@code ep.stop_share_ep_contexts=1}) its EPContext payloads keep their
+     * packed weights as shared blobs.
      *
      * @throws InvalidArgumentException when a device is not this factory's NPU or {@code fuse} is not 0 or 1
      */
@@ -120,7 +123,9 @@ public final class ExampleEpFactory implements EpFactory {
             throw new InvalidArgumentException("EP option '" + OPTION_FUSE + "' of " + NAME + " must be 0 or 1, got '"
                     + fuse + "'");
         }
-        return new ExampleExecutionProvider(fuse.equals("1"));
+        boolean share = "1".equals(sessionConfig.get(SessionOptions.EP_SHARE_EP_CONTEXTS))
+                || "1".equals(sessionConfig.get(SessionOptions.EP_STOP_SHARE_EP_CONTEXTS));
+        return new ExampleExecutionProvider(fuse.equals("1"), share);
     }
 
     /**

@@ -29,14 +29,27 @@ final class ExampleExecutionProvider implements ExecutionProvider {
     static final FusionOptions FUSION_OPTIONS = new FusionOptions(true);
 
     private final boolean fuseRelu;
+    private final boolean shareWeights;
+
+    /**
+     * Creates the EP, its payloads holding their weights.
+     *
+     * @param fuseRelu whether compiled programs fold each Relu into the op before it
+     */
+    ExampleExecutionProvider(boolean fuseRelu) {
+        this(fuseRelu, false);
+    }
 
     /**
      * Creates the EP.
      *
      * @param fuseRelu whether compiled programs fold each Relu into the op before it
+     * @param shareWeights whether EPContext payloads give their packed weights as shared blobs (the session shares
+     *     EP contexts)
      */
-    ExampleExecutionProvider(boolean fuseRelu) {
+    ExampleExecutionProvider(boolean fuseRelu, boolean shareWeights) {
         this.fuseRelu = fuseRelu;
+        this.shareWeights = shareWeights;
     }
 
     @Override
@@ -85,7 +98,7 @@ final class ExampleExecutionProvider implements ExecutionProvider {
             FusedNode fused = fusedNodes.get(i);
             GraphView graph = graphs.get(i);
             Program program = isEpContext(graph) ? load(graph, fused) : compiler.compile(graph, fused);
-            kernels.add(new ProgramKernel(fused.name(), program));
+            kernels.add(new ProgramKernel(fused.name(), program, shareWeights));
         }
         return kernels;
     }
@@ -99,7 +112,8 @@ final class ExampleExecutionProvider implements ExecutionProvider {
         EpContextNode node = graph.epContext(graph.nodes().get(0));
         Program program;
         try {
-            program = ProgramCodec.read(node.payload());
+            program = ProgramCodec.read(node.payload(), key -> node.sharedBlob(key).orElseThrow(() ->
+                    new IllegalArgumentException("the node lists no shared blob " + key)));
         } catch (IllegalArgumentException e) {
             throw new InvalidModelException("EPContext node '" + node.name() + "': its payload is not a program this"
                     + " EP can read: " + e.getMessage());

@@ -17,7 +17,8 @@ import java.util.Set;
  *       ONNX domain, with the number of inputs its op takes and exactly one output;</li>
  *   <li>every input and output is float32. A value whose type the model declares must declare float32. A value
  *       without a declared type is accepted as an output (these ops produce the type of their inputs), and as an
- *       input only when a node already judged supported produces it; an untyped graph input is refused;</li>
+ *       input when another input of the node is declared float32 (all inputs of these ops share one type) or a
+ *       node already judged supported produces it; otherwise an untyped input is refused;</li>
  *   <li>its attributes are ones the EP implements, with valid values ({@link NodeAttributes}).</li>
  * </ul>
  * Shapes are checked when the program runs, as ONNX allows dynamic shapes. Stateless.
@@ -45,8 +46,12 @@ final class NodeSupport {
         if (arity.isPresent()) {
             return arity;
         }
+        // every op the EP takes has one type variable T for all its inputs and its output, so one input declared
+        // float32 makes the undeclared ones float32 too (or the model is invalid)
+        boolean declaredFloat = node.inputs().stream().anyMatch(v -> v != null
+                && v.typeInfo().map(TensorInfo::type).orElse(null) == ElementType.FLOAT);
         for (ValueView v : node.inputs()) {
-            if (v != null) {
+            if (v != null && (!declaredFloat || v.typeInfo().map(TensorInfo::type).isPresent())) {
                 Optional<String> bad = typeRejection(v, true, supportedProducers);
                 if (bad.isPresent()) {
                     return bad;

@@ -16,16 +16,29 @@ import java.util.Optional;
 final class ProgramKernel implements ComputeKernel {
     private final String fusedNodeName;
     private final Program program;
+    private final boolean shareWeights;
+
+    /**
+     * Creates a kernel whose payload holds its weights.
+     *
+     * @param fusedNodeName the fused node's name, for messages
+     * @param program the compiled program
+     */
+    ProgramKernel(String fusedNodeName, Program program) {
+        this(fusedNodeName, program, false);
+    }
 
     /**
      * Creates the kernel.
      *
      * @param fusedNodeName the fused node's name, for messages
      * @param program the compiled program
+     * @param shareWeights whether its payload gives the packed weights as shared blobs
      */
-    ProgramKernel(String fusedNodeName, Program program) {
+    ProgramKernel(String fusedNodeName, Program program, boolean shareWeights) {
         this.fusedNodeName = fusedNodeName;
         this.program = program;
+        this.shareWeights = shareWeights;
     }
 
     /**
@@ -39,12 +52,19 @@ final class ProgramKernel implements ComputeKernel {
 
     /**
      * Serializes the program ({@link ProgramCodec}) as the EPContext payload, tagged with the EP version, the
-     * emulated architecture and the format.
+     * emulated architecture and the format; when the session shares EP contexts, each packed weight is a shared blob
+     * that the payload names by key.
      */
     @Override
     public Optional<EpContextPayload> epContext() {
+        String notes = "program format " + ProgramCodec.FORMAT;
+        if (shareWeights) {
+            ProgramCodec.Shared shared = ProgramCodec.writeShared(program);
+            return Optional.of(new EpContextPayload(shared.bytes(), ExampleEpFactory.VERSION,
+                    ExampleEpFactory.HARDWARE_ARCHITECTURE, notes, shared.blobs()));
+        }
         return Optional.of(new EpContextPayload(ProgramCodec.write(program), ExampleEpFactory.VERSION,
-                ExampleEpFactory.HARDWARE_ARCHITECTURE, "program format " + ProgramCodec.FORMAT));
+                ExampleEpFactory.HARDWARE_ARCHITECTURE, notes));
     }
 
     @Override

@@ -136,7 +136,7 @@ class EpContextTest {
         Map<String, String> meta = m.getMetadataPropsList().stream().collect(Collectors.toMap(
                 Onnx.StringStringEntryProto::getKey, Onnx.StringStringEntryProto::getValue));
         assertEquals("tests", meta.get("author"), "the source's metadata is kept");
-        assertEquals("ExampleExecutionProvider;version=0.1.0;format=1",
+        assertEquals("ExampleExecutionProvider;version=0.1.0;format=2",
                 meta.get(SessionOptions.EP_COMPATIBILITY_INFO_PREFIX + EP));
         assertEquals(ProgramCodec.read(Files.readAllBytes(binary)).inputNames(), List.of("x"));
 

@@ -69,11 +69,29 @@ class ProgramCodecTest {
     }
 
     @Test
+    void sharedWeightsRoundTripThroughTheirBlobsAndAreCheckedForSize() {
+        Program p = compiled();
+        ProgramCodec.Shared shared = ProgramCodec.writeShared(p);
+        assertTrue(shared.blobs().size() > 0 && shared.blobs().size() <= p.weights().size());
+        java.util.Map<String, byte[]> byKey = new java.util.HashMap<>();
+        shared.blobs().forEach(b -> byKey.put(b.key(), b.data()));
+        Program back = ProgramCodec.read(shared.bytes(), byKey::get);
+        for (int i = 0; i < p.weights().size(); i++) {
+            assertArrayEquals(p.weights().get(i).value().floats(), back.weights().get(i).value().floats());
+        }
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> ProgramCodec.read(shared.bytes()));
+        assertTrue(e.getMessage().contains("shared"), e.getMessage());
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> ProgramCodec.read(shared.bytes(),
+                k -> new byte[3])).getMessage().contains("3 bytes"));
+    }
+
+    @Test
     void theValidatorJudgesVersionAndFormat() {
         ExampleEpFactory f = new ExampleEpFactory();
         List<io.ortex.api.HardwareDevice> d = List.of(ExampleEpFactory.VIRTUAL_NPU);
         String n = ExampleEpFactory.NAME;
-        assertEquals("ExampleExecutionProvider;version=0.1.0;format=1", ExampleEpFactory.compatibilityInfo());
+        assertEquals("ExampleExecutionProvider;version=0.1.0;format=2", ExampleEpFactory.compatibilityInfo());
         assertEquals(CompiledModelCompatibility.SUPPORTED_OPTIMAL,
                 f.validateCompiledModelCompatibility(d, ExampleEpFactory.compatibilityInfo()));
         assertEquals(CompiledModelCompatibility.SUPPORTED_PREFER_RECOMPILATION,
@@ -82,8 +100,10 @@ class ProgramCodecTest {
                 f.validateCompiledModelCompatibility(d, n + ";version=0.0.9;format=1"));
         assertEquals(CompiledModelCompatibility.UNSUPPORTED,
                 f.validateCompiledModelCompatibility(d, n + ";version=1.0.0;format=1"));
+        assertEquals(CompiledModelCompatibility.SUPPORTED_PREFER_RECOMPILATION,
+                f.validateCompiledModelCompatibility(d, n + ";version=0.1.0;format=1"));
         assertEquals(CompiledModelCompatibility.UNSUPPORTED,
-                f.validateCompiledModelCompatibility(d, n + ";version=0.1.0;format=2"));
+                f.validateCompiledModelCompatibility(d, n + ";version=0.1.0;format=3"));
         assertEquals(CompiledModelCompatibility.UNSUPPORTED,
                 f.validateCompiledModelCompatibility(d, "OtherEP;version=0.1.0;format=1"));
         assertEquals(CompiledModelCompatibility.UNSUPPORTED, f.validateCompiledModelCompatibility(d, "garbage"));

@@ -14,6 +14,7 @@ import io.ortex.onnx.OnnxModel;
 import java.lang.System.Logger.Level;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -42,6 +43,7 @@ public final class EpContextGeneration {
     private final WhenNothingCompiled whenNothingCompiled;
     private final CompileProgressListener progress;
     private CompileResult result;
+    private SharedContextStore sharedStore;
 
     /**
      * Creates the plan.
@@ -134,6 +136,16 @@ public final class EpContextGeneration {
         }
     }
 
+    /**
+     * Tells whether a model is already compiled: whether it holds an EPContext node, in any graph.
+     *
+     * @param model the model
+     * @return true when it does
+     */
+    public static boolean isCompiled(OnnxModel model) {
+        return findEpContext(model.graph()) != null;
+    }
+
     private static NodeView findEpContext(GraphView g) {
         for (NodeView n : g.nodes()) {
             if (EpContextNode.isEpContext(n)) {
@@ -186,10 +198,58 @@ public final class EpContextGeneration {
             }
         }
         checkOutput();
+        boolean hasBlobs = partitions.stream().anyMatch(p -> !p.payload().sharedBlobs().isEmpty());
+        SharedContextGroup group = null;
+        if (settings.share() || hasBlobs) {
+            Path folder = output.folder();
+            if (folder == null) {
+                throw new InvalidArgumentException("a compiled model written to a stream or bytes "
+                        + (settings.share() ? "that shares EP contexts (" + SessionOptions.EP_SHARE_EP_CONTEXTS
+                        + "=1)" : "whose EP gave shared blobs") + " needs " + SessionOptions.EP_CONTEXT_FILE_PATH
+                        + ": its shared context binary goes beside the model");
+            }
+            group = settings.share() && sharedStore != null ? sharedStore.join(folder, output.stem())
+                    : new SharedContextGroup(folder, output.stem() + "_shared.bin");
+        }
+        boolean ownGroup = group != null && !(settings.share() && sharedStore != null);
         EpContextModelBuilder.Built built = EpContextModelBuilder.build(model, partitions, compatibility, settings,
-                output.stem());
-        List<Path> files = output.write(built, settings.externalInitializersFile());
+                output.stem(), group);
+        List<Path> files = new ArrayList<>();
+        if (ownGroup) {
+            files.add(group.flush());
+        }
+        try {
+            files.addAll(output.write(built, settings.externalInitializersFile()));
+        } catch (RuntimeException e) {
+            if (ownGroup) {
+                deleteQuietly(group.file());
+            }
+            throw e;
+        }
+        if (group != null && !ownGroup && settings.stopShare()) {
+            files.add(sharedStore.finish(group));
+        }
         result = new CompileResult(built.nodesByEp(), files);
+    }
+
+    private static void deleteQuietly(Path p) {
+        try {
+            Files.deleteIfExists(p);
+        } catch (java.io.IOException e) {
+            LOG.log(Level.WARNING, "cannot remove " + p + " after a failed compilation: " + e.getMessage());
+        }
+    }
+
+    /**
+     * Sets the environment's store of shared EP contexts, which a session with {@code ep.share_ep_contexts=1} joins;
+     * without one, such a session's shared context binary holds its own model's entries only.
+     *
+     * @param store the store
+     * @return this plan
+     */
+    public EpContextGeneration sharing(SharedContextStore store) {
+        this.sharedStore = store;
+        return this;
     }
 
     /**

@@ -67,10 +67,13 @@ public final class EpContextModelBuilder {
      * @param settings the EPContext settings (embed mode, node name prefix)
      * @param binaryStem the start of context binary names, normally the compiled model's file name without its
      *     extension; binaries are named {@code <stem>_<EP>.bin}, then {@code <stem>_<EP>_2.bin} and so on
+     * @param shared the shared context binary that takes the partitions' shared blobs, and in embed mode 0 with
+     *     {@code ep.share_ep_contexts=1} their payloads too; {@code null} when no partition has a shared blob and the
+     *     session does not share
      * @return the model and binaries
      */
     public static Built build(OnnxModel source, List<CompiledPartition> partitions, Map<String, String> compatibility,
-                              EpContextSettings settings, String binaryStem) {
+                              EpContextSettings settings, String binaryStem, SharedContextGroup shared) {
         Graph main = source.graph();
         Map<NodeView, CompiledPartition> owner = new IdentityHashMap<>();
         for (CompiledPartition p : partitions) {
@@ -89,12 +92,22 @@ public final class EpContextModelBuilder {
             } else if (written.add(p)) {
                 int count = nodesByEp.merge(p.epName(), 1, Integer::sum);
                 String location = null;
-                if (!settings.embed()) {
+                String contextKey = null;
+                boolean sharing = shared != null && settings.share();
+                if (!settings.embed() && sharing) {
+                    location = shared.fileName();
+                    contextKey = shared.add(p.payload().data());
+                } else if (!settings.embed()) {
                     location = binaryStem + "_" + p.epName() + (count == 1 ? "" : "_" + count) + ".bin";
                     binaries.put(location, p.payload().data());
                 }
-                entries.add(new Entry(epContextNode(p, settings, location), Set.copyOf(p.fused().inputNames()),
-                        List.copyOf(p.fused().outputNames()), position++));
+                if (!p.payload().sharedBlobs().isEmpty() && shared == null) {
+                    throw new IllegalStateException("partition " + p.fused().name() + " has shared blobs but the"
+                            + " compiled model has no shared context binary");
+                }
+                boolean mainContext = !sharing || shared.claimMain();
+                entries.add(new Entry(epContextNode(p, settings, location, contextKey, mainContext, shared),
+                        Set.copyOf(p.fused().inputNames()), List.copyOf(p.fused().outputNames()), position++));
             }
         }
         List<NodeProto> nodes = topologicalOrder(entries, available(main));
@@ -110,12 +123,13 @@ public final class EpContextModelBuilder {
     private record Entry(NodeProto proto, Set<String> reads, List<String> writes, int position) {
     }
 
-    private static NodeProto epContextNode(CompiledPartition p, EpContextSettings settings, String location) {
+    private static NodeProto epContextNode(CompiledPartition p, EpContextSettings settings, String location,
+                                           String contextKey, boolean main, SharedContextGroup shared) {
         String name = settings.nodeNamePrefix() + p.fused().name();
         NodeProto.Builder b = NodeProto.newBuilder().setName(name).setOpType(EpContextNode.OP_TYPE)
                 .setDomain(EpContextNode.DOMAIN).addAllInput(p.fused().inputNames())
                 .addAllOutput(p.fused().outputNames()).setDocString("EPContext node for " + p.epName());
-        b.addAttribute(intAttr(EpContextNode.MAIN_CONTEXT, 1));
+        b.addAttribute(intAttr(EpContextNode.MAIN_CONTEXT, main ? 1 : 0));
         b.addAttribute(AttributeProto.newBuilder().setName(EpContextNode.EP_CACHE_CONTEXT)
                 .setType(AttributeProto.AttributeType.STRING)
                 .setS(location == null ? ByteString.copyFrom(p.payload().data()) : ByteString.copyFromUtf8(location)));
@@ -128,6 +142,18 @@ public final class EpContextModelBuilder {
         }
         if (!p.payload().notes().isEmpty()) {
             b.addAttribute(stringAttr(EpContextNode.NOTES, p.payload().notes()));
+        }
+        if (contextKey != null) {
+            b.addAttribute(stringAttr(EpContextNode.CONTEXT_KEY, contextKey));
+        }
+        if (!p.payload().sharedBlobs().isEmpty()) {
+            b.addAttribute(stringAttr(EpContextNode.SHARED_CONTEXT, shared.fileName()));
+            AttributeProto.Builder keys = AttributeProto.newBuilder().setName(EpContextNode.SHARED_BLOBS)
+                    .setType(AttributeProto.AttributeType.STRINGS);
+            for (io.ortex.api.spi.SharedBlob blob : p.payload().sharedBlobs()) {
+                keys.addStrings(ByteString.copyFromUtf8(shared.add(blob)));
+            }
+            b.addAttribute(keys);
         }
         return b.build();
     }

@@ -84,6 +84,16 @@ public final class EpContextOutput {
     }
 
     /**
+     * Gets the folder where context binaries go: the model file's folder, else the folder given for bytes and
+     * streams.
+     *
+     * @return the folder, or {@code null} when payloads must be embedded
+     */
+    public Path folder() {
+        return file != null ? file.getParent() : folder;
+    }
+
+    /**
      * Gets the start of context binary names: the model file's name without its extension, or {@code model}.
      *
      * @return the stem

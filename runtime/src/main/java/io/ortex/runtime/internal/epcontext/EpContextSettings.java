@@ -15,9 +15,12 @@ import java.util.Map;
  * @param nodeNamePrefix {@code ep.context_node_name_prefix}, empty when unset
  * @param externalInitializersFile {@code ep.context_model_external_initializers_file_name}, or {@code null}
  * @param failOnSuboptimal {@code session.fail_on_suboptimal_compiled_model=1}
+ * @param share {@code ep.share_ep_contexts=1}: the session joins the environment's shared context group
+ * @param stopShare {@code ep.stop_share_ep_contexts=1}: the session is the last of its group and writes its binary
  */
 public record EpContextSettings(boolean enabled, Path filePath, boolean embed, String nodeNamePrefix,
-                                String externalInitializersFile, boolean failOnSuboptimal) {
+                                String externalInitializersFile, boolean failOnSuboptimal, boolean share,
+                                boolean stopShare) {
     /**
      * Reads the settings from a session configuration.
      *
@@ -31,6 +34,10 @@ public record EpContextSettings(boolean enabled, Path filePath, boolean embed, S
                 SessionOptions.EP_CONTEXT_EMBED_MODE_DEFAULT);
         boolean fail = flag(config, SessionOptions.FAIL_ON_SUBOPTIMAL_COMPILED_MODEL,
                 SessionOptions.FAIL_ON_SUBOPTIMAL_COMPILED_MODEL_DEFAULT);
+        boolean share = flag(config, SessionOptions.EP_SHARE_EP_CONTEXTS,
+                SessionOptions.EP_SHARE_EP_CONTEXTS_DEFAULT);
+        boolean stop = flag(config, SessionOptions.EP_STOP_SHARE_EP_CONTEXTS,
+                SessionOptions.EP_STOP_SHARE_EP_CONTEXTS_DEFAULT);
         String file = config.get(SessionOptions.EP_CONTEXT_FILE_PATH);
         Path path = null;
         if (file != null && !file.isEmpty()) {
@@ -44,7 +51,7 @@ public record EpContextSettings(boolean enabled, Path filePath, boolean embed, S
         String external = config.get(SessionOptions.EP_CONTEXT_MODEL_EXTERNAL_INITIALIZERS_FILE_NAME);
         return new EpContextSettings(enabled, path, embed,
                 config.getOrDefault(SessionOptions.EP_CONTEXT_NODE_NAME_PREFIX, ""),
-                external == null || external.isEmpty() ? null : external, fail);
+                external == null || external.isEmpty() ? null : external, fail, share || stop, stop);
     }
 
     private static boolean flag(Map<String, String> config, String key, String defaultValue) {

@@ -1,6 +1,7 @@
 package io.ortex.ep.example.program;
 
 import io.ortex.api.Tensor;
+import io.ortex.api.spi.SharedBlob;
 import java.io.ByteArrayOutputStream;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
@@ -8,7 +9,10 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Writes a {@link Program} to bytes and reads it back: the example EP's EPContext payload. The format is described
@@ -17,8 +21,12 @@ import java.util.List;
 public final class ProgramCodec {
     /** The first four bytes of a serialized program: {@code OXPG}. */
     public static final int MAGIC = 0x4750584F;
-    /** The format version this codec writes and reads. */
-    public static final int FORMAT = 1;
+    /** The format version this codec writes; it reads this one and format 1 (weights always inline). */
+    public static final int FORMAT = 2;
+    /** Weight storage tag: the float32 values follow. */
+    private static final int WEIGHT_INLINE = 0;
+    /** Weight storage tag: a shared blob key (string) follows, the blob holding the little-endian float32 values. */
+    private static final int WEIGHT_SHARED = 1;
 
     private static final int ATTR_NONE = 0;
     private static final int ATTR_MATMUL = 1;
@@ -35,6 +43,41 @@ public final class ProgramCodec {
      * @return the bytes
      */
     public static byte[] write(Program program) {
+        return write(program, null);
+    }
+
+    /**
+     * A program serialized with its weights as shared blobs.
+     *
+     * @param bytes the serialized program, which names each weight's blob by key
+     * @param blobs the weights' blobs, one per distinct content, in order of first use
+     */
+    public record Shared(byte[] bytes, List<SharedBlob> blobs) {
+        /**
+         * Creates the record, copying the list.
+         *
+         * @param bytes the bytes
+         * @param blobs the blobs
+         */
+        public Shared {
+            blobs = List.copyOf(blobs);
+        }
+    }
+
+    /**
+     * Serializes a program whose weights are kept apart as {@link SharedBlob}s (their little-endian float32
+     * values), so that a runtime sharing EP contexts stores each distinct weight once across partitions and models.
+     *
+     * @param program the program
+     * @return the bytes and the blobs they refer to
+     */
+    public static Shared writeShared(Program program) {
+        Map<String, SharedBlob> blobs = new LinkedHashMap<>();
+        byte[] bytes = write(program, blobs);
+        return new Shared(bytes, List.copyOf(blobs.values()));
+    }
+
+    private static byte[] write(Program program, Map<String, SharedBlob> blobs) {
         Writer w = new Writer();
         w.i32(MAGIC);
         w.i32(FORMAT);
@@ -49,7 +92,15 @@ public final class ProgramCodec {
             }
             float[] data = pw.value().floats();
             w.i32(data.length);
-            w.floats(data);
+            if (blobs == null) {
+                w.i8(WEIGHT_INLINE);
+                w.floats(data);
+            } else {
+                SharedBlob blob = SharedBlob.of(floatBytes(data));
+                blobs.putIfAbsent(blob.key(), blob);
+                w.i8(WEIGHT_SHARED);
+                w.string(blob.key());
+            }
         }
         w.i32(program.instructions().size());
         for (Instruction ins : program.instructions()) {
@@ -95,15 +146,29 @@ public final class ProgramCodec {
      *     inconsistent program; the message says what is wrong
      */
     public static Program read(byte[] bytes) {
+        return read(bytes, key -> {
+            throw new IllegalArgumentException("weight blob " + key + " is shared, and no shared blobs were given");
+        });
+    }
+
+    /**
+     * Reads a serialized program whose weights may be shared blobs.
+     *
+     * @param bytes the bytes written by {@link #write} or {@link #writeShared}
+     * @param blobs gives a shared blob's bytes by key; it throws {@link IllegalArgumentException} when it has none
+     * @return the program
+     * @throws IllegalArgumentException as {@link #read(byte[])}, and when a blob is missing or of the wrong size
+     */
+    public static Program read(byte[] bytes, Function<String, byte[]> blobs) {
         ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
         try {
             if (bytes.length < 8 || b.getInt() != MAGIC) {
                 throw new IllegalArgumentException("not a serialized example-EP program (bad magic)");
             }
             int format = b.getInt();
-            if (format != FORMAT) {
+            if (format != FORMAT && format != 1) {
                 throw new IllegalArgumentException("program format " + format + " cannot be read; this EP reads"
-                        + " format " + FORMAT);
+                        + " formats 1 to " + FORMAT);
             }
             List<String> inputs = strings(b);
             int weightCount = count(b, 12);
@@ -120,14 +185,31 @@ public final class ProgramCodec {
                     }
                     size *= shape[d];
                 }
-                int n = count(b, 4);
+                int n = b.getInt();
+                int storage = format == 1 ? WEIGHT_INLINE : b.get();
+                if (n < 0 || storage == WEIGHT_INLINE && 4L * n > b.remaining()) {
+                    throw new IllegalArgumentException("weight '" + name + "': count " + n + " does not fit in the "
+                            + b.remaining() + " bytes left");
+                }
                 if (n != size) {
                     throw new IllegalArgumentException("weight '" + name + "' holds " + n + " values for shape "
                             + Arrays.toString(shape));
                 }
                 float[] data = new float[n];
-                b.asFloatBuffer().get(data);
-                b.position(b.position() + 4 * n);
+                if (storage == WEIGHT_INLINE) {
+                    b.asFloatBuffer().get(data);
+                    b.position(b.position() + 4 * n);
+                } else if (storage == WEIGHT_SHARED) {
+                    String key = string(b);
+                    byte[] blob = blobs.apply(key);
+                    if (blob == null || blob.length != 4L * n) {
+                        throw new IllegalArgumentException("weight '" + name + "': shared blob " + key + " "
+                                + (blob == null ? "is missing" : "holds " + blob.length + " bytes, not " + 4L * n));
+                    }
+                    ByteBuffer.wrap(blob).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(data);
+                } else {
+                    throw new IllegalArgumentException("weight '" + name + "' has unknown storage " + storage);
+                }
                 weights.add(new PackedWeight(name, Tensor.ofFloats(data, shape)));
             }
             int insCount = count(b, 6);
@@ -147,6 +229,12 @@ public final class ProgramCodec {
         } catch (BufferUnderflowException | IndexOutOfBoundsException e) {
             throw new IllegalArgumentException("the serialized program is truncated");
         }
+    }
+
+    private static byte[] floatBytes(float[] v) {
+        ByteBuffer buf = ByteBuffer.allocate(v.length * 4).order(ByteOrder.LITTLE_ENDIAN);
+        buf.asFloatBuffer().put(v);
+        return buf.array();
     }
 
     private static OpAttributes attributes(ByteBuffer b) {
@@ -229,9 +317,8 @@ public final class ProgramCodec {
         }
 
         void floats(float[] v) {
-            ByteBuffer buf = ByteBuffer.allocate(v.length * 4).order(ByteOrder.LITTLE_ENDIAN);
-            buf.asFloatBuffer().put(v);
-            out.write(buf.array(), 0, buf.capacity());
+            byte[] bytes = floatBytes(v);
+            out.write(bytes, 0, bytes.length);
         }
 
         void string(String s) {

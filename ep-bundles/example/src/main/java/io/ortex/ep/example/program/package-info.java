@@ -19,11 +19,14 @@
  * <i>string</i> is an {@code i32} byte count then that many UTF-8 bytes; an <i>int list</i> is an {@code i32} count
  * then that many {@code i32}.
  * <ol>
- *   <li>magic {@code i32} {@code 0x4750584F} (the bytes {@code OXPG}), format {@code i32} = 1;</li>
+ *   <li>magic {@code i32} {@code 0x4750584F} (the bytes {@code OXPG}), format {@code i32} = 2;</li>
  *   <li>inputs: {@code i32} count, then each input name as a string;</li>
  *   <li>weights: {@code i32} count, then for each: name (string), rank ({@code i32}), each dimension
- *       ({@code i64}), value count ({@code i32}, the product of the dimensions), the float32 values ({@code f32}
- *       each) in the packed layout, so that loading never packs again;</li>
+ *       ({@code i64}), value count ({@code i32}, the product of the dimensions), a storage {@code u8}, then for
+ *       storage 0 the float32 values ({@code f32} each) in the packed layout, so that loading never packs again, or
+ *       for storage 1 (EP contexts shared, {@code ep.share_ep_contexts=1}) the key (string) of the
+ *       {@link io.ortex.api.spi.SharedBlob} that holds those values as little-endian float32, stored once per
+ *       content by the runtime in the shared context binary;</li>
  *   <li>instructions: {@code i32} count, then for each: op code ({@code i32}, {@link
  *       io.ortex.ep.example.program.OpCode#code()}), fused Relu ({@code u8} 0/1), operand slots (int list), then
  *       the attributes: a kind {@code u8} (0 none; 1 MatMul: {@code u8} bTransposed; 2 Gemm: {@code u8} transA,
@@ -31,7 +34,8 @@
  *       then kernel, strides, pads and dilations as int lists);</li>
  *   <li>outputs: {@code i32} count then each name (string); output slots (int list).</li>
  * </ol>
- * Nothing may follow. A reader refuses another magic, another format, counts that overrun the bytes, and programs
+ * Nothing may follow. Format 1 is the same without the storage byte (values always inline); it is still read.
+ * A reader refuses another magic, another format, counts that overrun the bytes, and programs
  * whose slots are inconsistent. The format number goes into the EP's compatibility string
  * ({@code ExampleExecutionProvider;version=<EP version>;format=<format>}).
  */

@@ -1,0 +1,124 @@
+package io.ortex.runtime.internal;
+
+import io.ortex.api.HardwareDevice;
+import io.ortex.api.OrtexException;
+import io.ortex.api.SessionOptions;
+import io.ortex.api.spi.EpFactory;
+import io.ortex.api.spi.SupportedDevice;
+import io.ortex.onnx.ModelReader;
+import io.ortex.onnx.OnnxModel;
+import io.ortex.runtime.internal.cache.CacheKey;
+import io.ortex.runtime.internal.cache.CompileCache;
+import io.ortex.runtime.internal.epcontext.EpContextGeneration;
+import io.ortex.runtime.internal.epcontext.EpContextOutput;
+import io.ortex.runtime.internal.epcontext.EpContextSettings;
+import java.lang.System.Logger.Level;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Session creation through the compile cache: computes the key of a model and the session's EPs, loads the cached
+ * compiled model on a hit, and on a miss (or an entry that cannot be used) compiles with EPContext generation into
+ * memory, payloads embedded, and stores the result. Stateless; the cache itself is safe for concurrent use.
+ */
+final class CachedCompilation {
+    private static final System.Logger LOG = System.getLogger(CachedCompilation.class.getName());
+
+    /** Creates a session from a model, a configuration and an optional generation plan. */
+    @FunctionalInterface
+    interface Opener {
+        /**
+         * Creates the session.
+         *
+         * @param model the model
+         * @param config the session configuration
+         * @param generation the generation plan, or {@code null}
+         * @return the session
+         */
+        InferenceSession open(OnnxModel model, Map<String, String> config, EpContextGeneration generation);
+    }
+
+    private CachedCompilation() {
+    }
+
+    /**
+     * Tells whether a session may go through the cache: it neither generates a compiled model itself nor shares EP
+     * contexts, and its model is not already compiled.
+     *
+     * @param model the model
+     * @param config the session configuration
+     * @return true when the cache applies
+     */
+    static boolean applies(OnnxModel model, Map<String, String> config) {
+        EpContextSettings s = EpContextSettings.of(config);
+        return !s.enabled() && !s.share() && !EpContextGeneration.isCompiled(model);
+    }
+
+    /**
+     * Computes the key of a session's compilation.
+     *
+     * @param model the model
+     * @param config the session configuration
+     * @param bindings the session's EPs in priority order
+     * @return the key
+     */
+    static String key(OnnxModel model, Map<String, String> config, List<EpBinding> bindings) {
+        CacheKey key = new CacheKey().model(model);
+        for (EpBinding b : bindings) {
+            EpFactory f = b.factory();
+            Map<HardwareDevice, Map<String, String>> devices = new LinkedHashMap<>();
+            for (SupportedDevice d : b.devices()) {
+                Map<String, String> both = new LinkedHashMap<>();
+                d.epMetadata().forEach((k, v) -> both.put("metadata." + k, v));
+                d.epOptions().forEach((k, v) -> both.put("option." + k, v));
+                devices.put(d.device(), both);
+            }
+            key.ep(f.name(), f.vendor(), f.version(), devices);
+        }
+        return key.config(config).build();
+    }
+
+    /**
+     * Opens a session through the cache.
+     *
+     * @param cache the cache
+     * @param model the source model
+     * @param config the session configuration
+     * @param bindings the session's EPs
+     * @param opener creates the session
+     * @return the session, from the cached compiled model or from the source
+     */
+    static InferenceSession open(CompileCache cache, OnnxModel model, Map<String, String> config,
+                                 List<EpBinding> bindings, Opener opener) {
+        String key = key(model, config, bindings);
+        byte[] hit = cache.load(key);
+        if (hit != null) {
+            try {
+                InferenceSession s = opener.open(ModelReader.read(hit, null), config, null);
+                LOG.log(Level.DEBUG, "compile cache hit for " + model.describe() + ": " + cache.entry(key));
+                return s;
+            } catch (OrtexException e) {
+                LOG.log(Level.WARNING, "compile cache: entry " + cache.entry(key) + " for " + model.describe()
+                        + " cannot be loaded (" + e.getMessage() + "); deleting it and compiling again");
+                cache.remove(key);
+            }
+        }
+        Map<String, String> generating = new LinkedHashMap<>(config);
+        generating.put(SessionOptions.EP_CONTEXT_ENABLE, "1");
+        generating.put(SessionOptions.EP_CONTEXT_EMBED_MODE, "1");
+        generating.remove(SessionOptions.EP_CONTEXT_FILE_PATH);
+        generating.remove(SessionOptions.EP_CONTEXT_MODEL_EXTERNAL_INITIALIZERS_FILE_NAME);
+        EpContextGeneration plan = new EpContextGeneration(EpContextSettings.of(generating),
+                EpContextOutput.toBytes(null), false, EpContextGeneration.WhenNothingCompiled.WRITE, null);
+        InferenceSession s = opener.open(model, generating, plan);
+        try {
+            cache.store(key, plan.output().bytes());
+            LOG.log(Level.DEBUG, "compile cache miss for " + model.describe() + ": stored " + cache.entry(key));
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "compile cache: cannot store the compiled " + model.describe() + " in "
+                    + cache.folder() + ": " + e.getMessage());
+        }
+        return s;
+    }
+}

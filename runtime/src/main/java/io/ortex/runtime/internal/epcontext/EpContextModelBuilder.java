@@ -51,11 +51,11 @@ public final class EpContextModelBuilder {
      * The compiled model and its context binaries.
      *
      * @param model the model message
-     * @param binaries the context binaries by file name relative to the model's folder, in writing order; empty in
-     *     embed mode
+     * @param binaries the context binaries ({@link ContextBinaryFile}, one per EP) by file name relative to the
+     *     model's folder, in writing order, each given as its payloads by partition name; empty in embed mode
      * @param nodesByEp the EPContext nodes written, by EP name, in the order partitions were given
      */
-    public record Built(ModelProto model, Map<String, byte[]> binaries, Map<String, Integer> nodesByEp) {
+    public record Built(ModelProto model, Map<String, Map<String, byte[]>> binaries, Map<String, Integer> nodesByEp) {
     }
 
     /**
@@ -66,7 +66,8 @@ public final class EpContextModelBuilder {
      * @param compatibility the EPs' compatibility strings by EP name (empty strings are not stored)
      * @param settings the EPContext settings (embed mode, node name prefix)
      * @param binaryStem the start of context binary names, normally the compiled model's file name without its
-     *     extension; binaries are named {@code <stem>_<EP>.bin}, then {@code <stem>_<EP>_2.bin} and so on
+     *     extension; in embed mode 0 each EP's payloads go into one binary, {@code <stem>_<EP>.bin}, which the EP's
+     *     first node ({@code main_context=1}) names, its other nodes ({@code main_context=0}) naming none
      * @param shared the shared context binary that takes the partitions' shared blobs, and in embed mode 0 with
      *     {@code ep.share_ep_contexts=1} their payloads too; {@code null} when no partition has a shared blob and the
      *     session does not share
@@ -79,7 +80,7 @@ public final class EpContextModelBuilder {
         for (CompiledPartition p : partitions) {
             p.nodes().forEach(n -> owner.put(n, p));
         }
-        Map<String, byte[]> binaries = new LinkedHashMap<>();
+        Map<String, Map<String, byte[]>> binaries = new LinkedHashMap<>();
         Map<String, Integer> nodesByEp = new LinkedHashMap<>();
         List<Entry> entries = new ArrayList<>();
         Set<CompiledPartition> written = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -91,22 +92,23 @@ public final class EpContextModelBuilder {
                 entries.add(new Entry(node.proto(), reads(n), writes(n.outputs()), position++));
             } else if (written.add(p)) {
                 int count = nodesByEp.merge(p.epName(), 1, Integer::sum);
-                String location = null;
-                String contextKey = null;
+                String partition = settings.nodeNamePrefix() + p.fused().name();
+                Storage where;
                 boolean sharing = shared != null && settings.share();
                 if (!settings.embed() && sharing) {
-                    location = shared.fileName();
-                    contextKey = shared.add(p.payload().data());
+                    where = new Storage(shared.fileName(), shared.add(p.payload().data()), shared.claimMain(), false);
                 } else if (!settings.embed()) {
-                    location = binaryStem + "_" + p.epName() + (count == 1 ? "" : "_" + count) + ".bin";
-                    binaries.put(location, p.payload().data());
+                    String file = binaryStem + "_" + p.epName() + ".bin";
+                    binaries.computeIfAbsent(file, f -> new LinkedHashMap<>()).put(partition, p.payload().data());
+                    where = new Storage(count == 1 ? file : null, null, count == 1, false);
+                } else {
+                    where = new Storage(null, null, true, true);
                 }
                 if (!p.payload().sharedBlobs().isEmpty() && shared == null) {
                     throw new IllegalStateException("partition " + p.fused().name() + " has shared blobs but the"
                             + " compiled model has no shared context binary");
                 }
-                boolean mainContext = !sharing || shared.claimMain();
-                entries.add(new Entry(epContextNode(p, settings, location, contextKey, mainContext, shared),
+                entries.add(new Entry(epContextNode(p, partition, where, shared),
                         Set.copyOf(p.fused().inputNames()), List.copyOf(p.fused().outputNames()), position++));
             }
         }
@@ -123,17 +125,30 @@ public final class EpContextModelBuilder {
     private record Entry(NodeProto proto, Set<String> reads, List<String> writes, int position) {
     }
 
-    private static NodeProto epContextNode(CompiledPartition p, EpContextSettings settings, String location,
-                                           String contextKey, boolean main, SharedContextGroup shared) {
-        String name = settings.nodeNamePrefix() + p.fused().name();
+    /**
+     * Where a node's payload goes.
+     *
+     * @param file the binary {@code ep_cache_context} names, or {@code null}: the payload itself when
+     *     {@code embedded}, else none (a node with {@code main_context=0} reads its EP's main node's binary)
+     * @param contextKey the payload's key in a shared context binary, or {@code null}
+     * @param main the {@code main_context} value
+     * @param embedded true for {@code embed_mode=1}
+     */
+    private record Storage(String file, String contextKey, boolean main, boolean embedded) {
+    }
+
+    private static NodeProto epContextNode(CompiledPartition p, String name, Storage where,
+                                           SharedContextGroup shared) {
         NodeProto.Builder b = NodeProto.newBuilder().setName(name).setOpType(EpContextNode.OP_TYPE)
                 .setDomain(EpContextNode.DOMAIN).addAllInput(p.fused().inputNames())
                 .addAllOutput(p.fused().outputNames()).setDocString("EPContext node for " + p.epName());
-        b.addAttribute(intAttr(EpContextNode.MAIN_CONTEXT, main ? 1 : 0));
-        b.addAttribute(AttributeProto.newBuilder().setName(EpContextNode.EP_CACHE_CONTEXT)
-                .setType(AttributeProto.AttributeType.STRING)
-                .setS(location == null ? ByteString.copyFrom(p.payload().data()) : ByteString.copyFromUtf8(location)));
-        b.addAttribute(intAttr(EpContextNode.EMBED_MODE, location == null ? 1 : 0));
+        b.addAttribute(intAttr(EpContextNode.MAIN_CONTEXT, where.main() ? 1 : 0));
+        if (where.file() != null || where.embedded()) {
+            b.addAttribute(AttributeProto.newBuilder().setName(EpContextNode.EP_CACHE_CONTEXT)
+                    .setType(AttributeProto.AttributeType.STRING).setS(where.embedded()
+                            ? ByteString.copyFrom(p.payload().data()) : ByteString.copyFromUtf8(where.file())));
+        }
+        b.addAttribute(intAttr(EpContextNode.EMBED_MODE, where.embedded() ? 1 : 0));
         b.addAttribute(stringAttr(EpContextNode.EP_SDK_VERSION, p.payload().sdkVersion()));
         b.addAttribute(stringAttr(EpContextNode.PARTITION_NAME, name));
         b.addAttribute(stringAttr(EpContextNode.SOURCE, p.epName()));
@@ -143,8 +158,8 @@ public final class EpContextModelBuilder {
         if (!p.payload().notes().isEmpty()) {
             b.addAttribute(stringAttr(EpContextNode.NOTES, p.payload().notes()));
         }
-        if (contextKey != null) {
-            b.addAttribute(stringAttr(EpContextNode.CONTEXT_KEY, contextKey));
+        if (where.contextKey() != null) {
+            b.addAttribute(stringAttr(EpContextNode.CONTEXT_KEY, where.contextKey()));
         }
         if (!p.payload().sharedBlobs().isEmpty()) {
             b.addAttribute(stringAttr(EpContextNode.SHARED_CONTEXT, shared.fileName()));

@@ -135,9 +135,9 @@ public final class EpContextOutput {
         List<Path> written = new ArrayList<>();
         boolean done = false;
         try {
-            for (Map.Entry<String, byte[]> b : built.binaries().entrySet()) {
+            for (Map.Entry<String, Map<String, byte[]>> b : built.binaries().entrySet()) {
                 Path target = ExternalData.resolveInside(dir, b.getKey(), "context binary");
-                ModelWriter.writeAtomically(target, out -> out.write(b.getValue()));
+                ContextBinaryFile.write(target, b.getValue());
                 written.add(target);
             }
             ModelProto model = built.model();

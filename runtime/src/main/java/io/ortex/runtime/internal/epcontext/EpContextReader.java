@@ -8,8 +8,6 @@ import io.ortex.onnx.ExternalData;
 import io.ortex.onnx.Node;
 import io.ortex.onnx.proto.Onnx.AttributeProto;
 import io.ortex.onnx.proto.Onnx.NodeProto;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -18,8 +16,11 @@ import java.util.Map;
 
 /**
  * Reads an EPContext node of a loaded model and its payload, for {@link io.ortex.api.spi.GraphView#epContext}. The
- * payload is read from the node's message, as bytes (a string attribute holds binary data), or from the context
- * binary file it names, which must lie inside the context folder. Stateless.
+ * payload is read from the node's message, as bytes (a string attribute holds binary data) when
+ * {@code embed_mode=1}; else, for a main node, from the {@link ContextBinaryFile} it names (which must lie inside the
+ * context folder) under its {@code partition_name}; for a node with {@code main_context=0}, from its EP's main node's
+ * binary ({@link MainContextResolver}); for a node of a shared group, from the {@link SharedContextFile} under its
+ * {@code context_key}. Stateless.
  */
 public final class EpContextReader {
     private EpContextReader() {
@@ -43,26 +44,31 @@ public final class EpContextReader {
         }
         NodeProto proto = node.proto();
         AttributeProto cache = attribute(proto, EpContextNode.EP_CACHE_CONTEXT);
-        if (cache == null) {
-            throw new InvalidModelException(what + " has no " + EpContextNode.EP_CACHE_CONTEXT + " attribute");
-        }
         long embedMode = node.intAttr(EpContextNode.EMBED_MODE, 1);
+        boolean main = node.intAttr(EpContextNode.MAIN_CONTEXT, 1) != 0;
         String contextKey = node.stringAttr(EpContextNode.CONTEXT_KEY, "");
-        byte[] payload;
-        if (embedMode == 1) {
-            payload = cache.getS().toByteArray();
-        } else if (embedMode == 0 && !contextKey.isEmpty()) {
-            Path file = sharedFile(what, cache.getS().toStringUtf8(), contextFolder);
-            payload = SharedContextFile.read(file, List.of(contextKey), what).get(contextKey);
-        } else if (embedMode == 0) {
-            payload = readFile(what, cache.getS().toStringUtf8(), contextFolder);
-        } else {
+        String partition = node.stringAttr(EpContextNode.PARTITION_NAME, "");
+        if (embedMode != 0 && embedMode != 1) {
             throw new InvalidModelException(what + ": " + EpContextNode.EMBED_MODE + " must be 0 or 1, not "
                     + embedMode);
         }
-        return new EpContextNode(node.name(), node.stringAttr(EpContextNode.SOURCE, ""),
-                node.intAttr(EpContextNode.MAIN_CONTEXT, 1) != 0, embedMode == 1,
-                node.stringAttr(EpContextNode.EP_SDK_VERSION, ""), node.stringAttr(EpContextNode.PARTITION_NAME, ""),
+        if (cache == null && (main || !contextKey.isEmpty())) {
+            throw new InvalidModelException(what + " has no " + EpContextNode.EP_CACHE_CONTEXT + " attribute");
+        }
+        byte[] payload;
+        if (embedMode == 0 && !contextKey.isEmpty()) {
+            Path file = sharedFile(what, cache.getS().toStringUtf8(), contextFolder);
+            payload = SharedContextFile.read(file, List.of(contextKey), what).get(contextKey);
+        } else if (!main) {
+            payload = MainContextResolver.payload(node, partition, what, contextFolder);
+        } else if (embedMode == 1) {
+            payload = cache.getS().toByteArray();
+        } else {
+            payload = ContextBinaryFile.read(contextBinary(what, cache.getS().toStringUtf8(), contextFolder),
+                    requirePartition(what, partition), what);
+        }
+        return new EpContextNode(node.name(), node.stringAttr(EpContextNode.SOURCE, ""), main, embedMode == 1,
+                node.stringAttr(EpContextNode.EP_SDK_VERSION, ""), partition,
                 node.stringAttr(EpContextNode.HARDWARE_ARCHITECTURE, ""), node.stringAttr(EpContextNode.NOTES, ""),
                 payload, sharedBlobs(node, what, contextFolder));
     }
@@ -101,7 +107,17 @@ public final class EpContextReader {
         return ExternalData.resolveInside(folder, location, what + " shared context binary");
     }
 
-    private static byte[] readFile(String what, String location, Path folder) {
+    /** Checks that a node names the partition it reads from a context binary. */
+    static String requirePartition(String what, String partition) {
+        if (partition.isEmpty()) {
+            throw new InvalidModelException(what + " has no " + EpContextNode.PARTITION_NAME + ", which finds its"
+                    + " payload in the context binary");
+        }
+        return partition;
+    }
+
+    /** Resolves the context binary a main node names inside the context folder. */
+    static Path contextBinary(String what, String location, Path folder) {
         if (folder == null) {
             throw new InvalidModelException(what + " keeps its context in file '" + location + "', but the model was"
                     + " loaded from bytes: set " + SessionOptions.EP_CONTEXT_FILE_PATH + " to where the model lives");
@@ -109,16 +125,7 @@ public final class EpContextReader {
         if (location.isEmpty()) {
             throw new InvalidModelException(what + ": " + EpContextNode.EP_CACHE_CONTEXT + " names no file");
         }
-        Path file = ExternalData.resolveInside(folder, location, what + " context binary");
-        if (!Files.isRegularFile(file)) {
-            throw new InvalidModelException(io.ortex.api.ErrorCode.NO_SUCH_FILE, what + ": context binary " + file
-                    + " does not exist", null);
-        }
-        try {
-            return Files.readAllBytes(file);
-        } catch (IOException e) {
-            throw new InvalidModelException(what + ": cannot read context binary " + file + ": " + e.getMessage());
-        }
+        return ExternalData.resolveInside(folder, location, what + " context binary");
     }
 
     /** Finds an attribute of a node message by name. */

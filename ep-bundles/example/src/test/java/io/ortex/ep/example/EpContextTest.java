@@ -19,6 +19,7 @@ import io.ortex.api.Tensor;
 import io.ortex.api.spi.EpContextNode;
 import io.ortex.ep.example.program.ProgramCodec;
 import io.ortex.onnx.proto.Onnx;
+import io.ortex.runtime.internal.epcontext.ContextBinaryFile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -138,7 +139,9 @@ class EpContextTest {
         assertEquals("tests", meta.get("author"), "the source's metadata is kept");
         assertEquals("ExampleExecutionProvider;version=0.1.0;format=2",
                 meta.get(SessionOptions.EP_COMPATIBILITY_INFO_PREFIX + EP));
-        assertEquals(ProgramCodec.read(Files.readAllBytes(binary)).inputNames(), List.of("x"));
+        assertEquals(List.of(ctx.getName()), List.copyOf(ContextBinaryFile.partitions(binary, "test")));
+        assertEquals(ProgramCodec.read(ContextBinaryFile.read(binary, ctx.getName(), "test")).inputNames(),
+                List.of("x"));
 
         long packedBefore = ProgramCompiler.packedWeights();
         try (Session s = env.createSession(compiled, npu())) {

@@ -45,17 +45,24 @@ class ContextBinaryTest {
 
     /** Three MLP layers, each followed by a Softmax, which the CPU EP takes: three partitions of the example EP. */
     static byte[] threeLayers() {
+        return threeLayers("");
+    }
+
+    /** The same layers with {@code suffix} after every name but the input's. */
+    static byte[] threeLayers(String suffix) {
         Random random = new Random(11);
         ModelBuilder b = new ModelBuilder().input("x", -1, 6);
         String in = "x";
         for (int i = 1; i <= 3; i++) {
-            b.initializer("w" + i, Tensors.random(random, 6, 6)).initializer("b" + i, Tensors.random(random, 6))
-                    .node("mm" + i, "MatMul", List.of(in, "w" + i), "m" + i)
-                    .node("add" + i, "Add", List.of("m" + i, "b" + i), "a" + i)
-                    .node("sm" + i, "Softmax", List.of("a" + i), i == 3 ? "y" : "s" + i);
-            in = "s" + i;
+            String w = "w" + i + suffix;
+            String bias = "b" + i + suffix;
+            b.initializer(w, Tensors.random(random, 6, 6)).initializer(bias, Tensors.random(random, 6))
+                    .node("mm" + i + suffix, "MatMul", List.of(in, w), "m" + i + suffix)
+                    .node("add" + i + suffix, "Add", List.of("m" + i + suffix, bias), "a" + i + suffix)
+                    .node("sm" + i + suffix, "Softmax", List.of("a" + i + suffix), (i == 3 ? "y" : "s" + i) + suffix);
+            in = "s" + i + suffix;
         }
-        return b.output("y").proto().toByteArray();
+        return b.output("y" + suffix).proto().toByteArray();
     }
 
     @BeforeEach
@@ -197,6 +204,42 @@ class ContextBinaryTest {
         assertTrue(e.getMessage().contains("main_context=0, but the model has no EPContext node with main_context=1")
                 && e.getMessage().contains("source '" + EP + "'")
                 && e.getMessage().contains("EPContext node '" + PREFIX + EP), e.getMessage());
+    }
+
+    /** Compiles a source to {@code <name>.onnx} with a node name prefix. */
+    Onnx.ModelProto compileAs(Path from, String name, String prefix) throws IOException {
+        Path out = dir.resolve(name + ".onnx");
+        SessionOptions o = EpContextTest.npu().config(SessionOptions.EP_CONTEXT_ENABLE, "1")
+                .config(SessionOptions.EP_CONTEXT_FILE_PATH, out.toString())
+                .config(SessionOptions.EP_CONTEXT_NODE_NAME_PREFIX, prefix);
+        env.createSession(from, o).close();
+        return EpContextTest.parse(out);
+    }
+
+    @Test
+    void twoCompiledModelsMergedIntoOneFindTheirPartitionsInTheirOwnBinaries() throws IOException {
+        float[] expected = run(source);
+        Path sourceB = dir.resolve("layers_b.onnx");
+        Files.write(sourceB, threeLayers("_b"));
+        Onnx.ModelProto a = compileAs(source, "a", "modelA_");
+        Onnx.ModelProto b = compileAs(sourceB, "b", "modelB_");
+        Onnx.GraphProto.Builder g = a.getGraph().toBuilder().addAllNode(b.getGraph().getNodeList())
+                .addAllOutput(b.getGraph().getOutputList());
+        assertTrue(Files.isRegularFile(dir.resolve("a_" + EP + ".bin")) && Files.isRegularFile(dir.resolve("b_" + EP
+                + ".bin")), "one binary per compiled model");
+        Path merged = dir.resolve("merged.onnx");
+        Files.write(merged, a.toBuilder().setGraph(g).build().toByteArray());
+        assertEquals(2, contextNodes(EpContextTest.parse(merged)).stream()
+                .filter(n -> EpContextTest.attr(n, EpContextNode.MAIN_CONTEXT).getI() == 1).count());
+
+        long packedBefore = ProgramCompiler.packedWeights();
+        try (Session s = env.createSession(merged, EpContextTest.npu())) {
+            Map<String, Tensor> out = s.run(feeds);
+            assertArrayEquals(expected, out.get("y").floats());
+            assertArrayEquals(expected, out.get("y_b").floats());
+            assertEquals(6, s.assignment().stream().filter(x -> x.ep().equals(EP)).count());
+        }
+        assertEquals(packedBefore, ProgramCompiler.packedWeights());
     }
 
     @Test

@@ -7,7 +7,10 @@ import java.util.Optional;
 /**
  * An {@code EPContext} node of a compiled model as an EP reads it back (op {@code EPContext}, domain
  * {@code com.microsoft}), with its payload already loaded: from the {@code ep_cache_context} attribute when
- * {@code embed_mode=1}, else from the context binary file that attribute names, resolved inside the model's folder.
+ * {@code embed_mode=1}, else from the EP's context binary file (one per EP and compiled model), resolved inside the
+ * model's folder, under the node's {@code partition_name}: the EP's main node ({@code main_context=1}) names that file
+ * in {@code ep_cache_context}, its other nodes ({@code main_context=0}) name none and the runtime reads them through
+ * the main node with the same {@code source} in the same model.
  *
  * <p>Loading follows ONNX Runtime's rules: the runtime offers EPContext nodes to the EPs like any other node; in
  * {@link ExecutionProvider#getCapability} an EP claims, each as its own group, the nodes whose {@code source}
@@ -40,7 +43,10 @@ public record EpContextNode(String name, String source, boolean mainContext, boo
     public static final String DOMAIN = "com.microsoft";
     /** Attribute: 1 when the node owns its context, 0 when it refers to another node's. */
     public static final String MAIN_CONTEXT = "main_context";
-    /** Attribute: the payload ({@code embed_mode=1}) or the context binary's path relative to the model. */
+    /**
+     * Attribute: the payload ({@code embed_mode=1}) or the context binary's path relative to the model (the main
+     * node's; absent on nodes with {@code main_context=0}).
+     */
     public static final String EP_CACHE_CONTEXT = "ep_cache_context";
     /** Attribute: 1 when {@code ep_cache_context} holds the payload, 0 when it holds a path. */
     public static final String EMBED_MODE = "embed_mode";

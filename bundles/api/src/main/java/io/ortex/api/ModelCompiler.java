@@ -65,6 +65,42 @@ public interface ModelCompiler {
     ModelCompiler progressListener(CompileProgressListener listener);
 
     /**
+     * Sets where the compiled model keeps the initializers it still holds (those of nodes no EP compiled), ONNX
+     * Runtime's {@code SetOutputModelGetInitializerLocationFunc}. Without a placement (the default) they are
+     * embedded, or all moved to {@link SessionOptions#EP_CONTEXT_MODEL_EXTERNAL_INITIALIZERS_FILE_NAME} when that is
+     * set. Decisions other than {@link InitializerPlacement.Decision#EMBED} need an output folder: a file output, or
+     * for bytes and streams {@link SessionOptions#EP_CONTEXT_FILE_PATH} or {@link #epContextBinaryInformation}.
+     *
+     * @param placement the placement, or {@code null} for the default
+     * @return this compiler
+     */
+    ModelCompiler initializerPlacement(InitializerPlacement placement);
+
+    /**
+     * Sets where embed mode 0 writes the context binaries, ONNX Runtime's {@code SetEpContextBinaryInformation}:
+     * into {@code outputFolder}, each named {@code <modelName>_<EP>.bin}. For a file output the folder must be the
+     * compiled model's folder or lie inside it, so that the nodes can name their binary relative to the model; for
+     * bytes and streams without {@link SessionOptions#EP_CONTEXT_FILE_PATH} it is taken as the folder where the model
+     * will live. A relative folder is resolved against the working directory. Without it binaries go beside the
+     * model, named after the model file. The shared context binary of {@code ep.share_ep_contexts} keeps its name.
+     *
+     * @param outputFolder the binaries' folder
+     * @param modelName the start of the binaries' names, not empty, without separators
+     * @return this compiler
+     * @throws InvalidArgumentException when either is empty, or the name holds a path separator
+     */
+    ModelCompiler epContextBinaryInformation(Path outputFolder, String modelName);
+
+    /**
+     * Sets how much the graph is optimized before the EPs see it, ONNX Runtime's {@code SetGraphOptimizationLevel}.
+     * The default is {@link GraphOptimizationLevel#DISABLE_ALL}.
+     *
+     * @param level the level, not {@code null}
+     * @return this compiler
+     */
+    ModelCompiler graphOptimizationLevel(GraphOptimizationLevel level);
+
+    /**
      * Compiles to a file; context binaries go beside it.
      *
      * @param output the compiled model's path

@@ -75,6 +75,18 @@ public final class ModelReader {
         return validate(proto, null, externalFolder == null ? null : externalFolder.toAbsolutePath());
     }
 
+    /**
+     * Replaces a model's message by a rewritten one (an optimized graph, say), checked as on reading, keeping where
+     * the model came from and the folder its external data is resolved against.
+     *
+     * @param model the model read before
+     * @param proto the rewritten message
+     * @return the model
+     */
+    public static OnnxModel rewrite(OnnxModel model, ModelProto proto) {
+        return validate(proto, model.path().orElse(null), model.externalFolder().orElse(null));
+    }
+
     private static ModelProto parse(CodedInputStream in, String what) throws IOException {
         in.setRecursionLimit(PROTOBUF_RECURSION_LIMIT);
         in.setSizeLimit(Integer.MAX_VALUE);

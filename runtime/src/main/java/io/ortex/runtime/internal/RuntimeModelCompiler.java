@@ -4,21 +4,27 @@ import io.ortex.api.CompileFlag;
 import io.ortex.api.CompileProgressListener;
 import io.ortex.api.CompileResult;
 import io.ortex.api.ErrorCode;
+import io.ortex.api.GraphOptimizationLevel;
+import io.ortex.api.InitializerPlacement;
 import io.ortex.api.InvalidArgumentException;
 import io.ortex.api.ModelCompiler;
 import io.ortex.api.OrtexException;
 import io.ortex.api.SessionOptions;
+import io.ortex.onnx.ModelReader;
 import io.ortex.onnx.OnnxModel;
 import io.ortex.runtime.internal.epcontext.EpContextGeneration;
 import io.ortex.runtime.internal.epcontext.EpContextOutput;
 import io.ortex.runtime.internal.epcontext.EpContextSettings;
+import io.ortex.runtime.internal.optimizer.BasicGraphOptimizer;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -37,6 +43,10 @@ final class RuntimeModelCompiler implements ModelCompiler {
     private boolean embed;
     private Set<CompileFlag> flags = EnumSet.noneOf(CompileFlag.class);
     private CompileProgressListener listener;
+    private InitializerPlacement placement;
+    private Path binaryFolder;
+    private String binaryName;
+    private GraphOptimizationLevel level = GraphOptimizationLevel.DISABLE_ALL;
 
     RuntimeModelCompiler(RuntimeEnvironment env, SessionOptions options) {
         this.env = env;
@@ -97,6 +107,35 @@ final class RuntimeModelCompiler implements ModelCompiler {
     }
 
     @Override
+    public ModelCompiler initializerPlacement(InitializerPlacement initializerPlacement) {
+        this.placement = initializerPlacement;
+        return this;
+    }
+
+    @Override
+    public ModelCompiler epContextBinaryInformation(Path outputFolder, String modelName) {
+        if (outputFolder == null || outputFolder.toString().isEmpty()) {
+            throw new InvalidArgumentException("the EP context binaries' output folder must not be empty");
+        }
+        if (modelName == null || modelName.isEmpty()) {
+            throw new InvalidArgumentException("the EP context binaries' model name must not be empty");
+        }
+        if (modelName.contains("/") || modelName.contains("\\") || modelName.equals(".") || modelName.equals("..")) {
+            throw new InvalidArgumentException("the EP context binaries' model name '" + modelName
+                    + "' must be a plain name, without path separators");
+        }
+        this.binaryFolder = outputFolder.toAbsolutePath().normalize();
+        this.binaryName = modelName;
+        return this;
+    }
+
+    @Override
+    public ModelCompiler graphOptimizationLevel(GraphOptimizationLevel optimizationLevel) {
+        this.level = Objects.requireNonNull(optimizationLevel, "level");
+        return this;
+    }
+
+    @Override
     public CompileResult compileToFile(Path output) {
         Objects.requireNonNull(output, "output");
         return compile(EpContextOutput.toFile(output), output.toString());
@@ -145,10 +184,37 @@ final class RuntimeModelCompiler implements ModelCompiler {
         return r;
     }
 
-    /** The folder for context binaries of a bytes or stream output: that of {@code ep.context_file_path}. */
+    /**
+     * The folder for context binaries of a bytes or stream output: that of {@code ep.context_file_path}, else the
+     * one given to {@link #epContextBinaryInformation}.
+     */
     private Path bytesFolder() {
         Path file = EpContextSettings.of(options.config()).filePath();
-        return file == null ? null : file.toAbsolutePath().normalize().getParent();
+        return file == null ? binaryFolder : file.toAbsolutePath().normalize().getParent();
+    }
+
+    /**
+     * The start of context binary names relative to the model's folder, from {@link #epContextBinaryInformation}.
+     *
+     * @param modelFolder the compiled model's folder, or {@code null}
+     * @return the prefix, or {@code null} when no binary information was given
+     * @throws InvalidArgumentException when the binaries' folder is not the model's folder or inside it
+     */
+    private String binaryPrefix(Path modelFolder) {
+        if (binaryName == null) {
+            return null;
+        }
+        Path base = modelFolder == null ? binaryFolder : modelFolder.toAbsolutePath().normalize();
+        if (!binaryFolder.startsWith(base)) {
+            throw new InvalidArgumentException("the EP context binaries' output folder " + binaryFolder + " is not the"
+                    + " compiled model's folder " + base + " nor inside it; the EPContext nodes could not name their"
+                    + " binaries relative to the model");
+        }
+        List<String> parts = new ArrayList<>();
+        base.relativize(binaryFolder).forEach(p -> parts.add(p.toString()));
+        parts.removeIf(String::isEmpty);
+        parts.add(binaryName);
+        return String.join("/", parts);
     }
 
     private void checkInput() {
@@ -176,8 +242,12 @@ final class RuntimeModelCompiler implements ModelCompiler {
         EpContextGeneration generation = new EpContextGeneration(EpContextSettings.of(o.config()), output,
                 flags.contains(CompileFlag.ERROR_IF_OUTPUT_FILE_EXISTS),
                 flags.contains(CompileFlag.ERROR_IF_NO_NODES_COMPILED) ? EpContextGeneration.WhenNothingCompiled.FAIL
-                        : EpContextGeneration.WhenNothingCompiled.WRITE, listener);
+                        : EpContextGeneration.WhenNothingCompiled.WRITE, listener)
+                .placement(placement).binaryPrefix(binaryPrefix(output.folder()));
         OnnxModel model = env.readModel(inputFile, inputBytes, o);
+        if (level != GraphOptimizationLevel.DISABLE_ALL) {
+            model = ModelReader.rewrite(model, BasicGraphOptimizer.optimize(model.proto(), level));
+        }
         env.open(model, o, generation).close();
         return generation.result();
     }

@@ -44,6 +44,8 @@ public final class EpContextGeneration {
     private final CompileProgressListener progress;
     private CompileResult result;
     private SharedContextStore sharedStore;
+    private io.ortex.api.InitializerPlacement placement;
+    private String binaryPrefix;
 
     /**
      * Creates the plan.
@@ -213,13 +215,21 @@ public final class EpContextGeneration {
         }
         boolean ownGroup = group != null && !(settings.share() && sharedStore != null);
         EpContextModelBuilder.Built built = EpContextModelBuilder.build(model, partitions, compatibility, settings,
-                output.stem(), group);
+                binaryPrefix != null ? binaryPrefix : output.stem(), group);
+        InitializerPlacer.Placed placed = null;
+        if (placement != null) {
+            String dataName = settings.externalInitializersFile() != null ? settings.externalInitializersFile()
+                    : output.stem() + "_initializers.bin";
+            placed = InitializerPlacer.place(model, built.model(), placement, output.folder(), output.file(),
+                    dataName);
+        }
         List<Path> files = new ArrayList<>();
         if (ownGroup) {
             files.add(group.flush());
         }
         try {
-            files.addAll(output.write(built, settings.externalInitializersFile()));
+            files.addAll(placed != null ? output.write(built, placed)
+                    : output.write(built, settings.externalInitializersFile()));
         } catch (RuntimeException e) {
             if (ownGroup) {
                 deleteQuietly(group.file());
@@ -249,6 +259,32 @@ public final class EpContextGeneration {
      */
     public EpContextGeneration sharing(SharedContextStore store) {
         this.sharedStore = store;
+        return this;
+    }
+
+    /**
+     * Sets where the compiled model keeps its remaining initializers; without one they are embedded, or all moved to
+     * {@code ep.context_model_external_initializers_file_name} when that is set. With one, that setting only names
+     * the external initializers file (default {@code <model stem>_initializers.bin}).
+     *
+     * @param initializerPlacement the placement, or {@code null}
+     * @return this plan
+     */
+    public EpContextGeneration placement(io.ortex.api.InitializerPlacement initializerPlacement) {
+        this.placement = initializerPlacement;
+        return this;
+    }
+
+    /**
+     * Sets the start of context binary names in embed mode 0, relative to the model's folder with {@code /} as
+     * separator (such as {@code bins/model}); each EP's binary is then {@code <prefix>_<EP>.bin}. Without it the
+     * prefix is the model file's name without its extension.
+     *
+     * @param prefix the prefix, or {@code null} for the default
+     * @return this plan
+     */
+    public EpContextGeneration binaryPrefix(String prefix) {
+        this.binaryPrefix = prefix;
         return this;
     }
 

@@ -125,6 +125,24 @@ public final class EpContextOutput {
      * @throws OrtexException when something cannot be written; nothing written stays behind
      */
     public List<Path> write(EpContextModelBuilder.Built built, String externalInitializersFile) {
+        return write(built, externalInitializersFile, null);
+    }
+
+    /**
+     * Writes a compiled model whose initializers an {@link io.ortex.api.InitializerPlacement} placed: its external
+     * initializers file (when an initializer went there) after the context binaries and before the model.
+     *
+     * @param built the model and its binaries
+     * @param placed the model with its initializers placed, which replaces {@code built}'s model
+     * @return the files moved into place, model last
+     * @throws OrtexException when something cannot be written; nothing written stays behind
+     */
+    List<Path> write(EpContextModelBuilder.Built built, InitializerPlacer.Placed placed) {
+        return write(built, null, placed);
+    }
+
+    private List<Path> write(EpContextModelBuilder.Built built, String externalInitializersFile,
+                             InitializerPlacer.Placed placed) {
         Path dir = file != null ? file.getParent() : folder;
         if (dir == null && (!built.binaries().isEmpty() || externalInitializersFile != null)) {
             throw new InvalidArgumentException("a compiled model written to "
@@ -141,6 +159,14 @@ public final class EpContextOutput {
                 written.add(target);
             }
             ModelProto model = built.model();
+            if (placed != null) {
+                model = placed.model();
+                if (placed.dataFile() != null) {
+                    Path data = ExternalData.resolveInside(dir, placed.dataFile(), "external initializers file");
+                    ModelWriter.writeAtomically(data, placed::writeData);
+                    written.add(data);
+                }
+            }
             if (file != null) {
                 if (externalInitializersFile != null) {
                     ModelWriter.write(model, file, externalInitializersFile, 0);

@@ -126,7 +126,8 @@ public final class Launcher {
         List<Bundle> bundles = new ArrayList<>();
         try (Stream<Path> jars = Files.list(home.resolve("bundle"))) {
             for (Path jar : jars.filter(p -> p.getFileName().toString().endsWith(".jar")).sorted().toList()) {
-                bundles.add(context.installBundle(jar.toUri().toString()));
+                // "reference:" installs the jar in place instead of copying it into the cache, which saves start-up time
+                bundles.add(context.installBundle("reference:" + jar.toUri()));
             }
         }
         List<String> order = new ArrayList<>(last);

@@ -126,7 +126,7 @@ public final class Launcher {
         List<Bundle> bundles = new ArrayList<>();
         try (Stream<Path> jars = Files.list(home.resolve("bundle"))) {
             for (Path jar : jars.filter(p -> p.getFileName().toString().endsWith(".jar")).sorted().toList()) {
-                // "reference:" installs the jar in place instead of copying it into the cache, which saves start-up time
+                // "reference:" installs the jar in place instead of copying it into the cache: a faster start
                 bundles.add(context.installBundle("reference:" + jar.toUri()));
             }
         }
@@ -135,9 +135,40 @@ public final class Launcher {
         bundles.sort(Comparator.comparingInt(b -> order.indexOf(b.getSymbolicName())));
         for (Bundle b : bundles) {
             boolean fragment = b.getHeaders("").get(Constants.FRAGMENT_HOST) != null;
-            if (!fragment && (shell || !shellOnly.contains(b.getSymbolicName()))) {
+            if (fragment || !shell && shellOnly.contains(b.getSymbolicName())) {
+                continue;
+            }
+            if (shellOnly.contains(b.getSymbolicName())) {
+                startWithJLineLoader(context, b);
+            } else {
                 b.start();
             }
+        }
+    }
+
+    /**
+     * Starts a shell bundle with JLine's class loader as the thread context class loader. The Gogo console creates its
+     * terminal while it starts, and JLine looks up its terminal providers (exec, FFM, JNI) through the context class
+     * loader; the launcher's, the application class loader, cannot see them, and JLine would fall back to a dumb
+     * terminal on a real one.
+     */
+    private static void startWithJLineLoader(BundleContext context, Bundle b) throws BundleException {
+        ClassLoader jline = null;
+        for (Bundle candidate : context.getBundles()) {
+            if ("org.jline".equals(candidate.getSymbolicName())) {
+                org.osgi.framework.wiring.BundleWiring w = candidate.adapt(org.osgi.framework.wiring.BundleWiring.class);
+                jline = w == null ? null : w.getClassLoader();
+            }
+        }
+        Thread t = Thread.currentThread();
+        ClassLoader before = t.getContextClassLoader();
+        if (jline != null) {
+            t.setContextClassLoader(jline);
+        }
+        try {
+            b.start();
+        } finally {
+            t.setContextClassLoader(before);
         }
     }
 

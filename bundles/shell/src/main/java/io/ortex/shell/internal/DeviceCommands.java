@@ -53,8 +53,9 @@ public final class DeviceCommands {
             out.printf("%-4s %-14s %-9s %-9s %-7s %s%n", "TYPE", "VENDOR", "VENDOR_ID", "DEVICE_ID", "VIRTUAL",
                     "METADATA");
             for (HardwareDevice d : all) {
-                out.printf("%-4s %-14s 0x%04x    0x%04x    %-7s %s%n", d.type(), Table.fit(d.vendor(), 14), d.vendorId(),
-                        d.deviceId(), d.isVirtual() ? "yes" : "no", Table.fit(d.metadata().toString(), 52));
+                out.printf("%-4s %-14s 0x%04x    0x%04x    %-7s %s%n", d.type(), Table.fit(d.vendor(), 14),
+                        d.vendorId(), d.deviceId(), d.isVirtual() ? "yes" : "no",
+                        Table.fit(d.metadata().toString(), 52));
             }
         }
         return 0;

@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class OpenSessions implements AutoCloseable {
     /** The flags of {@code open}. */
     public static final Set<String> FLAGS = Set.of("--verbose");
-    /** The valued options of {@code open}: the EP options, of which {@code --env} and {@code --register} are refused. */
+    /** The valued options of {@code open}: the EP options ({@code --env} and {@code --register} are refused). */
     public static final Set<String> VALUED = SessionSettings.VALUED;
 
     private record Entry(Session session, Instant opened, AtomicLong runs) {

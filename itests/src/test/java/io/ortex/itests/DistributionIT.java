@@ -111,6 +111,15 @@ class DistributionIT {
     }
 
     @Test
+    void theDemoRunsInTheFrameworkWithNothingToSetUp() throws Exception {
+        Result r = ortex("demo");
+        assertEquals(0, r.exit(), r.out() + r.err());
+        assertTrue(r.out().contains("similarity"), r.out());
+        assertTrue(r.out().contains("policy     PREFER_NPU chose [ExampleExecutionProvider, CPUExecutionProvider]"),
+                "the example EP comes from examples/: " + r.out());
+    }
+
+    @Test
     void badInputGivesOneLineAndExitTwo(@TempDir Path dir) throws Exception {
         Path junk = dir.resolve("junk.onnx");
         Files.writeString(junk, "this is not a model");

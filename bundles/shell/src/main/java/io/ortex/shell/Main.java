@@ -19,6 +19,7 @@ import java.util.List;
 public final class Main {
     static final String USAGE = String.join(System.lineSeparator(),
             "usage: ortex VERB [options]",
+            "  shell (or no verb)           the OSGi framework with the Gogo shell (ortex:* commands)",
             "  demo                         the end-to-end tour on all-MiniLM-L6-v2",
             "  devices [--json]             hardware devices",
             "  eps [--json]                 EP devices with vendor, type, version and state",

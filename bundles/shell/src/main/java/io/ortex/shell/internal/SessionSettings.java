@@ -82,6 +82,19 @@ public final class SessionSettings {
     }
 
     /**
+     * Gives an environment for a command that sets its own entries: inside {@link #withEnvironment}, a view of the
+     * shared environment (whose configuration comes from ConfigAdmin, so the entries are not applied); otherwise a
+     * new environment with the entries.
+     *
+     * @param config the entries of a new environment
+     * @return the environment, which the caller closes
+     */
+    public static Environment environmentOr(Map<String, String> config) {
+        Environment shared = SHARED.get();
+        return shared != null ? new SharedEnvironment(shared) : Environment.create(config);
+    }
+
+    /**
      * Builds session options: configuration, threads, and the EPs by name or the policy.
      *
      * @param o the parsed options

@@ -88,7 +88,10 @@ public final class Launcher {
             framework = factory.newFramework(props);
             framework.init();
             Framework running = framework;
-            Thread hook = new Thread(() -> stopQuietly(running), "ortex-shutdown");
+            Thread hook = new Thread(() -> {
+                stopQuietly(running);
+                deleteTree(cache);
+            }, "ortex-shutdown");
             Runtime.getRuntime().addShutdownHook(hook);
             framework.start();
             startBundles(framework.getBundleContext(), props);

@@ -15,9 +15,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Runs {@code assembly/target/ortex/bin/ortex} in its own process, which puts every Ortex jar on the JPMS module
- * path: the module descriptors, the service bindings (runtime and CPU EP found through {@code provides}/{@code uses})
- * and the command-line contract are checked as a user meets them.
+ * Runs {@code assembly/target/ortex/bin/ortex} in its own process, as a user meets it: by default each verb runs in
+ * the distribution's OSGi framework (the launcher starts Felix, calls the shell bundle's command-line service, stops);
+ * with {@code ORTEX_MODULE_PATH=1} the same jars run on the JPMS module path, which checks the module descriptors and
+ * the service bindings (runtime and CPU EP found through {@code provides}/{@code uses}). The command-line contract is
+ * checked in both.
  */
 class DistributionIT {
     private static final Path DIST = Path.of(System.getProperty("ortex.dist", "../assembly/target/ortex"));
@@ -26,11 +28,24 @@ class DistributionIT {
     }
 
     static Result ortex(String... args) throws IOException, InterruptedException {
+        return ortex(false, args);
+    }
+
+    static Result ortexOnModulePath(String... args) throws IOException, InterruptedException {
+        return ortex(true, args);
+    }
+
+    static Result ortex(boolean modulePath, String... args) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>();
         cmd.add(DIST.resolve("bin/ortex").toString());
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd);
         pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        if (modulePath) {
+            pb.environment().put("ORTEX_MODULE_PATH", "1");
+        } else {
+            pb.environment().remove("ORTEX_MODULE_PATH");
+        }
         Process p = pb.start();
         p.getOutputStream().close();
         byte[] out = p.getInputStream().readAllBytes();
@@ -41,14 +56,46 @@ class DistributionIT {
     }
 
     @Test
+    void listsTheCpuAndTheCpuEpInTheFramework() throws Exception {
+        listsTheCpuAndTheCpuEp(false);
+    }
+
+    @Test
     void listsTheCpuAndTheCpuEpOnTheModulePath() throws Exception {
-        Result devices = ortex("devices");
+        listsTheCpuAndTheCpuEp(true);
+    }
+
+    private static void listsTheCpuAndTheCpuEp(boolean modulePath) throws Exception {
+        Result devices = ortex(modulePath, "devices");
         assertEquals(0, devices.exit(), devices.err());
         assertTrue(devices.out().contains("CPU"), devices.out());
-        Result eps = ortex("eps", "--json");
+        Result eps = ortex(modulePath, "eps", "--json");
         assertEquals(0, eps.exit(), eps.err());
         assertTrue(eps.out().contains("\"ep\" : \"CPUExecutionProvider\""), eps.out());
         assertTrue(eps.out().contains("\"version\" : \"0.1.0\""), eps.out());
+        assertTrue(eps.out().contains("\"state\" : \"ACTIVE\""), eps.out());
+        assertTrue(!eps.out().contains("ExampleExecutionProvider"), "the example EP is not installed by default");
+    }
+
+    @Test
+    void runsAModelOnTheModulePath(@TempDir Path dir) throws Exception {
+        Path model = dir.resolve("add.onnx");
+        Files.write(model, addModel().toByteArray());
+        Result r = ortexOnModulePath("run", model.toString(), "--json");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("\"ep\" : \"CPUExecutionProvider\""), r.out());
+    }
+
+    @Test
+    void usageErrorsAreOneLineWithExitTwoInTheFramework() throws Exception {
+        Result r = ortex("frobnicate");
+        assertEquals(2, r.exit(), r.out() + r.err());
+        assertEquals("ortex: unknown verb 'frobnicate'; try: ortex help", r.err().strip());
+        Result env = ortex("eps", "--env", "allow_virtual_devices=1");
+        assertEquals(2, env.exit(), env.out() + env.err());
+        assertEquals(1, env.err().strip().lines().count(), env.err());
+        assertTrue(env.err().startsWith("ortex: --env allow_virtual_devices: ") && env.err().contains("ConfigAdmin"),
+                env.err());
     }
 
     @Test
@@ -61,6 +108,15 @@ class DistributionIT {
             assertTrue(r.out().contains("\"" + field + "\""), field + " missing in " + r.out());
         }
         assertTrue(r.out().contains("\"ep\" : \"CPUExecutionProvider\""), r.out());
+    }
+
+    @Test
+    void theDemoRunsInTheFrameworkWithNothingToSetUp() throws Exception {
+        Result r = ortex("demo");
+        assertEquals(0, r.exit(), r.out() + r.err());
+        assertTrue(r.out().contains("similarity"), r.out());
+        assertTrue(r.out().contains("policy     PREFER_NPU chose [ExampleExecutionProvider, CPUExecutionProvider]"),
+                "the example EP comes from examples/: " + r.out());
     }
 
     @Test

@@ -19,9 +19,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The plugin-EP architecture as a user meets it on the command line: with virtual devices allowed, the PREFER_NPU
- * policy puts the MatMul/Add/Relu nodes of an MLP on the example EP's virtual NPU and the Softmax on the CPU EP, and
- * the outputs equal those of a CPU-only run.
+ * The plugin-EP architecture as a user meets it on the command line: with the example EP registered under a
+ * {@code .virtual} name (so it may offer its virtual NPU), the PREFER_NPU policy puts the MatMul/Add/Relu nodes of an
+ * MLP on that NPU and the Softmax on the CPU EP, and the outputs equal those of a CPU-only run; in the distribution's
+ * framework and on the JPMS module path alike.
  */
 class EpSplitIT {
     private static final Pattern ASSIGNMENT = Pattern.compile(
@@ -29,10 +30,27 @@ class EpSplitIT {
 
     @Test
     void preferNpuSplitsTheMlpBetweenTheExampleEpAndTheCpuEp(@TempDir Path dir) throws Exception {
+        splits(dir, false);
+    }
+
+    @Test
+    void preferNpuSplitsTheMlpOnTheModulePath(@TempDir Path dir) throws Exception {
+        splits(dir, true);
+    }
+
+    /** The example EP's jar in the distribution's examples/ folder. */
+    static Path exampleJar() throws java.io.IOException {
+        try (var jars = Files.list(Path.of(System.getProperty("ortex.dist", "../assembly/target/ortex"), "examples"))) {
+            return jars.filter(p -> p.getFileName().toString().startsWith("io.ortex.ep.example")).findFirst()
+                    .orElseThrow(() -> new AssertionError("no example EP jar in examples/"));
+        }
+    }
+
+    private static void splits(Path dir, boolean modulePath) throws Exception {
         Path model = dir.resolve("mlp.onnx");
         Files.write(model, MlpModel.build(32, 64, 10, 1));
-        DistributionIT.Result split = DistributionIT.ortex("run", model.toString(), "--shape", "x=3x32", "--json",
-                "--env", "allow_virtual_devices=1", "--policy", "PREFER_NPU", "--output-dir",
+        DistributionIT.Result split = DistributionIT.ortex(modulePath, "run", model.toString(), "--shape", "x=3x32",
+                "--json", "--register", "example.virtual=" + exampleJar(), "--policy", "PREFER_NPU", "--output-dir",
                 dir.resolve("split").toString());
         assertEquals(0, split.exit(), split.err());
         Map<String, String> epOf = new LinkedHashMap<>();
@@ -46,7 +64,7 @@ class EpSplitIT {
         assertTrue(split.out().contains("\"eps\" : [ \"ExampleExecutionProvider\", \"CPUExecutionProvider\" ]"),
                 split.out());
 
-        DistributionIT.Result cpu = DistributionIT.ortex("run", model.toString(), "--shape", "x=3x32",
+        DistributionIT.Result cpu = DistributionIT.ortex(modulePath, "run", model.toString(), "--shape", "x=3x32",
                 "--output-dir", dir.resolve("cpu").toString());
         assertEquals(0, cpu.exit(), cpu.err());
         Tensor a = read(dir.resolve("split/output_0.pb"));

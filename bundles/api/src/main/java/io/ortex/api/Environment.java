@@ -66,6 +66,17 @@ public interface Environment extends AutoCloseable {
     List<EpDevice> epDevices();
 
     /**
+     * Gets the EP libraries with their state and the sessions holding them, for tools: unlike {@link #epDevices()}
+     * this also lists the libraries whose removal waits for sessions to close ({@link EpLibraryInfo.State#DRAINING}).
+     * Added in package version 0.2.0; the default, for environments that do not track libraries, lists none.
+     *
+     * @return a snapshot, in registration order
+     */
+    default List<EpLibraryInfo> epLibraries() {
+        return List.of();
+    }
+
+    /**
      * Gets the environment configuration.
      *
      * @return the entries this environment was created with

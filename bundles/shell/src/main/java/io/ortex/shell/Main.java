@@ -1,31 +1,25 @@
 package io.ortex.shell;
 
-import io.ortex.api.ErrorCode;
-import io.ortex.api.OrtexException;
 import io.ortex.shell.internal.CompileCommand;
 import io.ortex.shell.internal.DemoCommand;
 import io.ortex.shell.internal.DeviceCommands;
+import io.ortex.shell.internal.Failures;
 import io.ortex.shell.internal.Options;
 import io.ortex.shell.internal.RunCommand;
 import io.ortex.shell.internal.TestCommand;
 import io.ortex.shell.internal.UsageException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * The {@code ortex} command line. Exit status 0 on success, 1 when the job failed, 2 for bad usage or bad input; an
  * error is one line on standard error starting with {@code ortex: }, and {@code --verbose} adds the stack trace.
  */
 public final class Main {
-    private static final Set<ErrorCode> BAD_INPUT = EnumSet.of(ErrorCode.INVALID_ARGUMENT, ErrorCode.NO_SUCH_FILE,
-            ErrorCode.INVALID_PROTOBUF, ErrorCode.INVALID_GRAPH, ErrorCode.NOT_IMPLEMENTED);
-
     static final String USAGE = String.join(System.lineSeparator(),
             "usage: ortex VERB [options]",
+            "  shell (or no verb)           the OSGi framework with the Gogo shell (ortex:* commands)",
             "  demo                         the end-to-end tour on all-MiniLM-L6-v2",
             "  devices [--json]             hardware devices",
             "  eps [--json]                 EP devices with vendor, type, version and state",
@@ -61,50 +55,30 @@ public final class Main {
      */
     public static int run(String[] args, PrintStream out, PrintStream err) {
         List<String> list = new ArrayList<>(List.of(args));
-        boolean verbose = list.contains("--verbose");
-        try {
-            if (list.isEmpty() || list.get(0).equals("help") || list.get(0).equals("--help")) {
-                out.println(USAGE);
-                return list.isEmpty() ? 2 : 0;
-            }
-            String verb = list.remove(0);
-            switch (verb) {
-                case "run":
-                    return RunCommand.run(Options.parse(list, RunCommand.FLAGS, RunCommand.VALUED), out);
-                case "test":
-                    return TestCommand.run(Options.parse(list, TestCommand.FLAGS, TestCommand.VALUED), out);
-                case "compile":
-                    return CompileCommand.run(Options.parse(list, CompileCommand.FLAGS, CompileCommand.VALUED), out);
-                case "devices":
-                    return DeviceCommands.devices(parseNoArgs(list), out);
-                case "eps":
-                    return DeviceCommands.eps(parseNoArgs(list), out);
-                case "demo":
-                    return DemoCommand.run(Options.parse(list, DemoCommand.FLAGS, DemoCommand.VALUED), out);
-                default:
-                    throw new UsageException("unknown verb '" + verb + "'; try: ortex help");
-            }
-        } catch (UsageException e) {
-            err.println("ortex: " + e.getMessage());
-            return 2;
-        } catch (OrtexException e) {
-            err.println("ortex: " + e.getMessage());
-            if (verbose) {
-                e.printStackTrace(err);
-            }
-            return BAD_INPUT.contains(e.code()) ? 2 : 1;
-        } catch (UncheckedIOException e) {
-            err.println("ortex: " + e.getCause().getMessage());
-            if (verbose) {
-                e.printStackTrace(err);
-            }
-            return 1;
-        } catch (RuntimeException | OutOfMemoryError | StackOverflowError e) {
-            err.println("ortex: internal error: " + e + (verbose ? "" : " (--verbose shows where)"));
-            if (verbose) {
-                e.printStackTrace(err);
-            }
-            return 1;
+        return Failures.guard(list.contains("--verbose"), err, () -> dispatch(list, out));
+    }
+
+    private static int dispatch(List<String> list, PrintStream out) {
+        if (list.isEmpty() || list.get(0).equals("help") || list.get(0).equals("--help")) {
+            out.println(USAGE);
+            return list.isEmpty() ? 2 : 0;
+        }
+        String verb = list.remove(0);
+        switch (verb) {
+            case "run":
+                return RunCommand.run(Options.parse(list, RunCommand.FLAGS, RunCommand.VALUED), out);
+            case "test":
+                return TestCommand.run(Options.parse(list, TestCommand.FLAGS, TestCommand.VALUED), out);
+            case "compile":
+                return CompileCommand.run(Options.parse(list, CompileCommand.FLAGS, CompileCommand.VALUED), out);
+            case "devices":
+                return DeviceCommands.devices(parseNoArgs(list), out);
+            case "eps":
+                return DeviceCommands.eps(parseNoArgs(list), out);
+            case "demo":
+                return DemoCommand.run(Options.parse(list, DemoCommand.FLAGS, DemoCommand.VALUED), out);
+            default:
+                throw new UsageException("unknown verb '" + verb + "'; try: ortex help");
         }
     }
 

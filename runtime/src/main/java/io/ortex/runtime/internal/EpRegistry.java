@@ -3,6 +3,7 @@ package io.ortex.runtime.internal;
 import io.ortex.api.EpDevice;
 import io.ortex.api.EpDeviceListener;
 import io.ortex.api.EpInUseException;
+import io.ortex.api.EpLibraryInfo;
 import io.ortex.api.EpUnavailableException;
 import io.ortex.api.Environment;
 import io.ortex.api.ErrorCode;
@@ -609,6 +610,32 @@ final class EpRegistry {
             List<String> out = new ArrayList<>();
             for (EpLibrary lib : libraries.values()) {
                 out.add(lib.name() + " " + lib.state() + " " + describe(lib.holders()));
+            }
+            return out;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Takes a snapshot of the libraries that are selectable or draining, with the ids of the sessions holding them.
+     *
+     * @return one entry per library, in registration order
+     */
+    List<EpLibraryInfo> libraryInfos() {
+        lock.lock();
+        try {
+            List<EpLibraryInfo> out = new ArrayList<>();
+            for (EpLibrary lib : libraries.values()) {
+                EpLibraryInfo.State state = switch (lib.state()) {
+                    case ACTIVE -> EpLibraryInfo.State.ACTIVE;
+                    case DRAINING -> EpLibraryInfo.State.DRAINING;
+                    case RELEASED -> null;
+                };
+                if (state != null) {
+                    out.add(new EpLibraryInfo(lib.name(), state, lib.devices(),
+                            lib.holders().stream().map(SessionLease::sessionId).toList()));
+                }
             }
             return out;
         } finally {

@@ -4,6 +4,7 @@ import io.ortex.api.CompiledModelCompatibility;
 import io.ortex.api.DeviceIncompatibility;
 import io.ortex.api.EpDevice;
 import io.ortex.api.EpDeviceListener;
+import io.ortex.api.EpLibraryInfo;
 import io.ortex.api.EpUnavailableException;
 import io.ortex.api.Environment;
 import io.ortex.api.ErrorCode;
@@ -453,6 +454,12 @@ public final class RuntimeEnvironment implements Environment {
                 Thread.currentThread().interrupt();
             }
         }
+    }
+
+    /** {@inheritDoc} */
+    @Override
+    public List<EpLibraryInfo> epLibraries() {
+        return registry.libraryInfos();
     }
 
     /** Describes the libraries, their states and holders; for tools and tests. */

@@ -109,6 +109,12 @@ public final class EnvironmentComponent implements Environment {
         return environment.epDevices();
     }
 
+    /** {@inheritDoc} EP bundles are listed under their symbolic names. */
+    @Override
+    public List<io.ortex.api.EpLibraryInfo> epLibraries() {
+        return environment.epLibraries();
+    }
+
     /** {@inheritDoc} */
     @Override
     public Map<String, String> config() {

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ortex.api.EpDevice;
+import io.ortex.api.EpLibraryInfo;
 import io.ortex.api.EpUnavailableException;
 import io.ortex.api.Environment;
 import io.ortex.api.HardwareDevice;
@@ -101,6 +102,35 @@ class LibraryWithdrawalTest {
             assertFalse(remover.isAlive());
             assertEquals(1, factory.released.get());
         }
+    }
+
+    @Test
+    void epLibrariesShowTheHoldersAndTheDrainingState() throws Exception {
+        try (RuntimeEnvironment env = newEnvironment()) {
+            env.registerFactories("fake.bundle", List.of(factory), false);
+            Session s = openOn(env, EP);
+            EpLibraryInfo fake = library(env, "fake.bundle");
+            assertEquals(EpLibraryInfo.State.ACTIVE, fake.state());
+            assertEquals(List.of(s.id()), fake.holders());
+            assertEquals(List.of(EP), fake.devices().stream().map(EpDevice::epName).toList());
+            assertEquals(List.of(s.id()), library(env, "cpu.bundle").holders(), "the CPU fallback is held too");
+            Thread remover = new Thread(() -> env.withdrawLibrary("fake.bundle", Duration.ofSeconds(30), false));
+            remover.start();
+            long end = System.currentTimeMillis() + 5_000;
+            while (library(env, "fake.bundle").state() != EpLibraryInfo.State.DRAINING) {
+                assertTrue(System.currentTimeMillis() < end, "the library never showed as draining");
+                Thread.sleep(10);
+            }
+            assertEquals(List.of(s.id()), library(env, "fake.bundle").holders());
+            assertEquals(1, library(env, "fake.bundle").devices().size(), "a draining library keeps its devices");
+            s.close();
+            remover.join(10_000);
+            assertTrue(env.epLibraries().stream().noneMatch(l -> l.name().equals("fake.bundle")));
+        }
+    }
+
+    private static EpLibraryInfo library(RuntimeEnvironment env, String name) {
+        return env.epLibraries().stream().filter(l -> l.name().equals(name)).findFirst().orElseThrow();
     }
 
     @Test

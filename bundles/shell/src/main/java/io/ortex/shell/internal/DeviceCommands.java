@@ -4,6 +4,7 @@ import io.ortex.api.EpDevice;
 import io.ortex.api.Environment;
 import io.ortex.api.HardwareDevice;
 import java.io.PrintStream;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -52,15 +53,17 @@ public final class DeviceCommands {
             out.printf("%-4s %-14s %-9s %-9s %-7s %s%n", "TYPE", "VENDOR", "VENDOR_ID", "DEVICE_ID", "VIRTUAL",
                     "METADATA");
             for (HardwareDevice d : all) {
-                out.printf("%-4s %-14s 0x%04x    0x%04x    %-7s %s%n", d.type(), d.vendor(), d.vendorId(),
-                        d.deviceId(), d.isVirtual() ? "yes" : "no", d.metadata());
+                out.printf("%-4s %-14s 0x%04x    0x%04x    %-7s %s%n", d.type(), Table.fit(d.vendor(), 14),
+                        d.vendorId(), d.deviceId(), d.isVirtual() ? "yes" : "no",
+                        Table.fit(d.metadata().toString(), 52));
             }
         }
         return 0;
     }
 
     /**
-     * Lists EP devices.
+     * Lists EP devices: the selectable ones in ONNX Runtime's order, then those of libraries being removed, each with
+     * its state ({@code ACTIVE} or {@code DRAINING}) and the sessions holding its EP.
      *
      * @param o the parsed options
      * @param out where the list goes
@@ -68,10 +71,12 @@ public final class DeviceCommands {
      */
     public static int eps(Options o, PrintStream out) {
         try (Environment env = SessionSettings.environment(o)) {
+            List<EpRow> rows = EpRow.of(env);
             if (o.has("--json")) {
                 out.println(Json.render(g -> {
                     g.writeStartArray();
-                    for (EpDevice d : env.epDevices()) {
+                    for (EpRow r : rows) {
+                        EpDevice d = r.device();
                         g.writeStartObject();
                         g.writeStringField("ep", d.epName());
                         g.writeStringField("vendor", d.epVendor());
@@ -79,7 +84,13 @@ public final class DeviceCommands {
                         g.writeStringField("device_vendor", d.device().vendor());
                         g.writeBooleanField("virtual", d.device().isVirtual());
                         g.writeStringField("version", d.version());
-                        g.writeStringField("state", "ACTIVE");
+                        g.writeStringField("state", r.state().name());
+                        g.writeStringField("library", r.library());
+                        g.writeArrayFieldStart("sessions");
+                        for (String s : r.holders()) {
+                            g.writeString(s);
+                        }
+                        g.writeEndArray();
                         writeMap(g, "ep_metadata", d.epMetadata());
                         writeMap(g, "ep_options", d.epOptions());
                         writeMap(g, "device_metadata", d.device().metadata());
@@ -89,16 +100,13 @@ public final class DeviceCommands {
                 }));
                 return 0;
             }
-            out.printf("%-28s %-14s %-4s %-7s %-8s %-6s %s%n", "EP", "VENDOR", "TYPE", "VIRTUAL", "VERSION",
-                    "STATE", "DEVICE");
-            for (EpDevice d : env.epDevices()) {
-                out.printf("%-28s %-14s %-4s %-7s %-8s %-6s %s%n", d.epName(), d.epVendor(), d.device().type(),
-                        d.device().isVirtual() ? "yes" : "no", d.version(), "ACTIVE", d.device().vendor());
-                Map<String, String> meta = new java.util.TreeMap<>(d.epMetadata());
-                meta.remove(EpDevice.VERSION);
-                if (!meta.isEmpty() || !d.epOptions().isEmpty()) {
-                    out.printf("    metadata %s options %s%n", meta, d.epOptions());
-                }
+            String format = "%-26s %-14s %-4s %-7s %-8s %-8s %s%n";
+            out.printf(format, "EP", "VENDOR", "TYPE", "VIRTUAL", "VERSION", "STATE", "SESSIONS");
+            for (EpRow r : rows) {
+                EpDevice d = r.device();
+                out.printf(format, Table.fit(d.epName(), 26), Table.fit(d.epVendor(), 14), d.device().type(),
+                        d.device().isVirtual() ? "yes" : "no", Table.fit(d.version(), 8), r.state(),
+                        Table.fit(r.holders().isEmpty() ? "-" : String.join(",", r.holders()), 27));
             }
         }
         return 0;

@@ -48,34 +48,56 @@ public final class RunCommand {
             throw new UsageException("run needs exactly one MODEL, got " + o.positional().size());
         }
         Path model = Path.of(o.positional().get(0));
-        int repeat = o.getInt("--repeat", 1, 1);
-        int warmup = o.getInt("--warmup", 0, 0);
-        long seed = o.getInt("--seed", 42, 0);
         try (Environment env = SessionSettings.environment(o)) {
             long t0 = System.nanoTime();
             try (Session session = env.createSession(model, SessionSettings.sessionOptions(o, env))) {
-                double createMs = (System.nanoTime() - t0) / 1e6;
-                Map<String, Tensor> inputs = inputs(session, o, new SplittableRandom(seed));
-                for (int i = 0; i < warmup; i++) {
-                    session.run(inputs);
-                }
-                double[] times = new double[repeat];
-                Map<String, Tensor> outputs = null;
-                for (int i = 0; i < repeat; i++) {
-                    long s = System.nanoTime();
-                    outputs = session.run(inputs);
-                    times[i] = (System.nanoTime() - s) / 1e6;
-                }
-                Latency latency = Latency.of(times);
-                if (o.has("--output-dir")) {
-                    writeOutputs(outputs, Path.of(o.get("--output-dir", ".")));
-                }
-                if (o.has("--json")) {
-                    out.println(json(model, session, createMs, latency, outputs));
-                } else {
-                    text(out, model, session, createMs, latency, outputs);
-                }
+                return runSession(session, model, o, out, (System.nanoTime() - t0) / 1e6);
             }
+        }
+    }
+
+    /**
+     * Runs a session that is already open (the shell's {@code ortex:run ID}); the options that choose EPs or shape
+     * the environment are refused, since the session has its EPs.
+     *
+     * @param session the open session
+     * @param o the parsed options; the positional argument is the session's id
+     * @param out where the report goes
+     * @return the exit status
+     */
+    public static int runOpen(Session session, Options o, PrintStream out) {
+        for (String option : SessionSettings.VALUED) {
+            if (o.has(option)) {
+                throw new UsageException(option + " applies when a session is opened, not to open session "
+                        + session.id());
+            }
+        }
+        return runSession(session, Path.of(session.modelSource()), o, out, 0);
+    }
+
+    private static int runSession(Session session, Path model, Options o, PrintStream out, double createMs) {
+        int repeat = o.getInt("--repeat", 1, 1);
+        int warmup = o.getInt("--warmup", 0, 0);
+        long seed = o.getInt("--seed", 42, 0);
+        Map<String, Tensor> inputs = inputs(session, o, new SplittableRandom(seed));
+        for (int i = 0; i < warmup; i++) {
+            session.run(inputs);
+        }
+        double[] times = new double[repeat];
+        Map<String, Tensor> outputs = null;
+        for (int i = 0; i < repeat; i++) {
+            long s = System.nanoTime();
+            outputs = session.run(inputs);
+            times[i] = (System.nanoTime() - s) / 1e6;
+        }
+        Latency latency = Latency.of(times);
+        if (o.has("--output-dir")) {
+            writeOutputs(outputs, Path.of(o.get("--output-dir", ".")));
+        }
+        if (o.has("--json")) {
+            out.println(json(model, session, createMs, latency, outputs));
+        } else {
+            text(out, model, session, createMs, latency, outputs);
         }
         return 0;
     }

@@ -25,19 +25,53 @@ public final class SessionSettings {
     public static final Set<String> VALUED = Set.of("--config", "--env", "--register", "--threads", "--ep",
             "--policy");
 
+    private static final ThreadLocal<Environment> SHARED = new ThreadLocal<>();
+
     private SessionSettings() {
     }
 
     /**
-     * Creates the environment for a command and registers the libraries given with {@code --register}.
+     * Runs a command with a shared environment, such as the OSGi {@code Environment} service: while it runs on this
+     * thread, {@link #environment(Options)} gives a view of that environment instead of creating one.
+     *
+     * @param shared the environment the command uses and must not close
+     * @param command the command
+     * @param <T> what the command returns
+     * @return what the command returned
+     * @throws Exception what the command threw
+     */
+    public static <T> T withEnvironment(Environment shared, java.util.concurrent.Callable<T> command) throws Exception {
+        Environment before = SHARED.get();
+        SHARED.set(shared);
+        try {
+            return command.call();
+        } finally {
+            if (before == null) {
+                SHARED.remove();
+            } else {
+                SHARED.set(before);
+            }
+        }
+    }
+
+    /**
+     * Gives the environment for a command and registers the libraries given with {@code --register}: a new one,
+     * with the entries of {@code --env}; or, inside {@link #withEnvironment}, a view of the shared one whose close
+     * unregisters those libraries (there {@code --env} is refused: the shared environment is configured through
+     * ConfigAdmin, PID {@code io.ortex.runtime}).
      *
      * @param o the parsed options
-     * @return a new environment
+     * @return the environment, which the caller closes
      */
     public static Environment environment(Options o) {
         Map<String, String> env = o.keyValues("--env");
         Map<String, String> libraries = o.keyValues("--register");
-        Environment e = Environment.create(env);
+        Environment shared = SHARED.get();
+        if (shared != null && !env.isEmpty()) {
+            throw new UsageException("--env " + env.keySet().iterator().next() + ": the framework's environment is "
+                    + "configured through ConfigAdmin (PID io.ortex.runtime, conf/io.ortex.runtime.cfg), not --env");
+        }
+        Environment e = shared != null ? new SharedEnvironment(shared) : Environment.create(env);
         try {
             libraries.forEach((name, jar) -> e.registerLibrary(name, Path.of(jar)));
         } catch (RuntimeException ex) {
@@ -45,6 +79,19 @@ public final class SessionSettings {
             throw ex;
         }
         return e;
+    }
+
+    /**
+     * Gives an environment for a command that sets its own entries: inside {@link #withEnvironment}, a view of the
+     * shared environment (whose configuration comes from ConfigAdmin, so the entries are not applied); otherwise a
+     * new environment with the entries.
+     *
+     * @param config the entries of a new environment
+     * @return the environment, which the caller closes
+     */
+    public static Environment environmentOr(Map<String, String> config) {
+        Environment shared = SHARED.get();
+        return shared != null ? new SharedEnvironment(shared) : Environment.create(config);
     }
 
     /**

@@ -1,0 +1,162 @@
+package io.ortex.itests;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ortex.shell.internal.MlpModel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The distribution started as a user starts it, {@code bin/ortex} with the Gogo shell on piped standard input, in a
+ * copy of the distribution whose {@code conf/io.ortex.runtime.cfg} grants the example EP virtual devices and makes
+ * EP removal wait for its sessions: start-up time, every {@code ortex:*} command, hot deployment through
+ * {@code deploy/}, and an EP left DRAINING by an open session until {@code ortex:close}.
+ */
+class ShellDistributionIT {
+    private static final String EXAMPLE_EP = "ExampleExecutionProvider";
+    private static final Pattern SESSION_ID = Pattern.compile("^(s\\d+)$", Pattern.MULTILINE);
+
+    private static Path distribution(Path dir) throws Exception {
+        Path home = ShellProcess.copyDistribution(dir.resolve("ortex"));
+        Files.writeString(home.resolve("conf/io.ortex.runtime.cfg"), String.join("\n",
+                "virtual.grants=io.ortex.ep.example", "drain.outcome=wait", "drain.limit.seconds=1", ""));
+        return home;
+    }
+
+    /** Copies the example EP into deploy/ the safe way: under a name FileInstall ignores, then renamed. */
+    private static Path deployExample(Path home) throws Exception {
+        Path tmp = home.resolve("deploy/example.jar.tmp");
+        Files.copy(EpSplitIT.exampleJar(), tmp);
+        return Files.move(tmp, home.resolve("deploy/example.jar"), StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    private static long awaitEps(ShellProcess shell, String what, java.util.function.Predicate<String> condition)
+            throws Exception {
+        long t0 = System.nanoTime();
+        long end = System.currentTimeMillis() + 10_000;
+        String eps = shell.run("ortex:eps");
+        while (!condition.test(eps)) {
+            if (System.currentTimeMillis() > end) {
+                throw new AssertionError("ortex:eps never showed " + what + "; last:\n" + eps);
+            }
+            Thread.sleep(50);
+            eps = shell.run("ortex:eps");
+        }
+        return (System.nanoTime() - t0) / 1_000_000;
+    }
+
+    @Test
+    void startsToAReadyShellQuickly(@TempDir Path dir) throws Exception {
+        try (ShellProcess shell = ShellProcess.start(distribution(dir))) {
+            String eps = shell.run("ortex:eps");
+            long ready = shell.elapsedMillis();
+            System.out.println("ShellDistributionIT: first ortex:eps answered " + ready + " ms after the start");
+            assertTrue(eps.contains("CPUExecutionProvider") && eps.contains("ACTIVE"), eps);
+            assertTrue(ready < 10_000, "the shell took " + ready + " ms to answer");
+        }
+    }
+
+    @Test
+    void everyShellCommandRuns(@TempDir Path dir) throws Exception {
+        Path home = distribution(dir);
+        Path model = dir.resolve("mlp.onnx");
+        Files.write(model, MlpModel.build(8, 16, 4, 5));
+        Path cases = Path.of(System.getProperty("ortex.shared", "../../shared"), "conformance", "onnx-node");
+        try (ShellProcess shell = ShellProcess.start(home)) {
+            String devices = shell.run("ortex:devices");
+            assertTrue(devices.startsWith("TYPE ") && devices.contains("CPU"), devices);
+            assertTrue(shell.run("ortex:devices --json").contains("\"type\" : \"CPU\""));
+            assertTrue(shell.run("ortex:eps --json").contains("\"state\" : \"ACTIVE\""));
+
+            String run = shell.run("ortex:run " + model + " --shape x=2x8 --repeat 2");
+            assertTrue(run.contains("CPUExecutionProvider") && run.contains("latency"), run);
+            String test = shell.run("ortex:test " + cases.resolve("test_relu"));
+            assertTrue(test.strip().endsWith("1 passed, 0 failed"), test);
+            Path compiled = dir.resolve("mlp_ctx.onnx");
+            String compile = shell.run("ortex:compile " + model + " -o " + compiled);
+            assertTrue(compile.startsWith("compiled ") && Files.isRegularFile(compiled), compile);
+
+            String id = sessionId(shell.run("ortex:open " + model));
+            String runOpen = shell.run("ortex:run " + id + " --shape x=1x8 --repeat 3");
+            assertTrue(runOpen.contains("over 3 runs"), runOpen);
+            String sessions = shell.run("ortex:sessions");
+            assertTrue(sessions.lines().anyMatch(l -> l.startsWith(id + " ") && l.contains(model.toString())
+                    && l.matches(".*\\s3\\s+\\d+s$")), sessions);
+            assertEquals("closed " + id, shell.run("ortex:close " + id).strip());
+            assertEquals(1, shell.run("ortex:sessions").strip().lines().count(), "only the header is left");
+
+            assertEquals("none (sessions use DEFAULT)", shell.run("ortex:policy").strip());
+            assertEquals("default.policy = PREFER_NPU", shell.run("ortex:policy prefer_npu").strip());
+            assertEquals("PREFER_NPU", shell.run("ortex:policy").strip());
+
+            List<String> errors = List.of(shell.run("ortex:close s999"), shell.run("ortex:run /no/such.onnx"),
+                    shell.run("ortex:policy fastest"), shell.run("ortex:open " + model + " --env a=1"));
+            for (String e : errors) {
+                assertEquals(1, e.strip().lines().count(), e);
+                assertTrue(e.startsWith("ortex: "), e);
+            }
+            for (String table : List.of(devices, shell.run("ortex:eps"), sessions)) {
+                assertTrue(table.lines().allMatch(l -> l.length() <= 100), table);
+            }
+        }
+    }
+
+    @Test
+    void anEpDroppedIntoDeployAppearsAndGoesAway(@TempDir Path dir) throws Exception {
+        Path home = distribution(dir);
+        try (ShellProcess shell = ShellProcess.start(home)) {
+            assertFalse(shell.run("ortex:eps").contains(EXAMPLE_EP), "not installed by default");
+            Path jar = deployExample(home);
+            long appeared = awaitEps(shell, EXAMPLE_EP, eps -> eps.contains(EXAMPLE_EP));
+            System.out.println("ShellDistributionIT: the example EP appeared " + appeared + " ms after the copy");
+            assertTrue(appeared <= 2_000, "appeared after " + appeared + " ms");
+            assertTrue(shell.run("ortex:eps").lines().anyMatch(l -> l.startsWith(EXAMPLE_EP)
+                    && l.contains(" NPU ") && l.contains(" yes ") && l.contains(" ACTIVE ")));
+            Files.delete(jar);
+            long gone = awaitEps(shell, "the example EP gone", eps -> !eps.contains(EXAMPLE_EP));
+            assertTrue(gone <= 2_000, "gone after " + gone + " ms");
+        }
+    }
+
+    @Test
+    void anOpenSessionKeepsARemovedEpDrainingUntilClosed(@TempDir Path dir) throws Exception {
+        Path home = distribution(dir);
+        Path model = dir.resolve("mlp.onnx");
+        Files.write(model, MlpModel.build(8, 16, 4, 9));
+        try (ShellProcess shell = ShellProcess.start(home)) {
+            Path jar = deployExample(home);
+            awaitEps(shell, EXAMPLE_EP, eps -> eps.contains(EXAMPLE_EP));
+            String id = sessionId(shell.run("ortex:open " + model + " --ep " + EXAMPLE_EP + " --ep "
+                    + "CPUExecutionProvider"));
+            assertTrue(shell.run("ortex:eps").lines().anyMatch(l -> l.startsWith(EXAMPLE_EP)
+                    && l.contains(" ACTIVE ") && l.endsWith(id)));
+
+            Files.delete(jar);
+            awaitEps(shell, "the example EP draining", eps -> eps.lines().anyMatch(l -> l.startsWith(EXAMPLE_EP)
+                    && l.contains(" DRAINING ") && l.endsWith(id)));
+            Thread.sleep(2_500);
+            assertTrue(shell.run("ortex:eps").contains(" DRAINING "), "still draining past the 1 s limit");
+            String runOpen = shell.run("ortex:run " + id + " --shape x=1x8");
+            assertTrue(runOpen.contains(EXAMPLE_EP), "the session still runs on the draining EP: " + runOpen);
+            String sessions = shell.run("ortex:sessions");
+            assertTrue(sessions.contains(id + " "), sessions);
+
+            assertEquals("closed " + id, shell.run("ortex:close " + id).strip());
+            awaitEps(shell, "the example EP gone", eps -> !eps.contains(EXAMPLE_EP));
+        }
+    }
+
+    private static String sessionId(String openOutput) {
+        Matcher m = SESSION_ID.matcher(openOutput.strip());
+        assertTrue(m.find(), "ortex:open printed no session id: " + openOutput);
+        return m.group(1);
+    }
+}

@@ -10,6 +10,7 @@ module io.ortex.runtime {
     requires static osgi.core;
     requires static org.osgi.service.component.annotations;
     requires static org.osgi.service.metatype.annotations;
+    requires static org.osgi.service.event;
 
     uses io.ortex.api.spi.EpFactory;
 

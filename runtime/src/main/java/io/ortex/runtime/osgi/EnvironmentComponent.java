@@ -44,6 +44,7 @@ public final class EnvironmentComponent implements Environment {
     private final RuntimeEnvironment environment;
     private final EpFactoryTracker factories;
     private final ServiceTracker<EpFactory, EpFactoryTracker.Tracked> tracker;
+    private final ServiceTracker<Object, Object> eventAdmins;
     private volatile RuntimeSettings settings;
 
     /**
@@ -60,6 +61,10 @@ public final class EnvironmentComponent implements Environment {
         Map<String, String> config = settings.environmentConfig();
         this.environment = new RuntimeEnvironment(config, new HardwareDiscovery(config).discover());
         this.factories = new EpFactoryTracker(context, environment, () -> this.settings);
+        // tracked by class name, so that the optional EventAdmin package is touched only when a service exists
+        this.eventAdmins = new ServiceTracker<>(context, EpEventPublisher.EVENT_ADMIN, null);
+        eventAdmins.open();
+        environment.addEpDeviceListener(new EpEventPublisher(eventAdmins::getService));
         this.tracker = new ServiceTracker<>(context, EpFactory.class, factories);
         tracker.open();
     }
@@ -86,6 +91,7 @@ public final class EnvironmentComponent implements Environment {
     void deactivate() {
         environment.close();
         tracker.close();
+        eventAdmins.close();
     }
 
     /**

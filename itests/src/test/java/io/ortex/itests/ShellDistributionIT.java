@@ -154,6 +154,45 @@ class ShellDistributionIT {
         }
     }
 
+    @Test
+    void replacingTheJarInDeployDrainsTheOldRevisionThenBringsTheNewOneBack(@TempDir Path dir) throws Exception {
+        Path home = distribution(dir);
+        Path model = dir.resolve("mlp.onnx");
+        Files.write(model, MlpModel.build(8, 16, 4, 11));
+        try (ShellProcess shell = ShellProcess.start(home)) {
+            Path jar = deployExample(home);
+            awaitEps(shell, EXAMPLE_EP, eps -> eps.contains(EXAMPLE_EP));
+            String id = sessionId(shell.run("ortex:open " + model + " --ep " + EXAMPLE_EP + " --ep "
+                    + "CPUExecutionProvider"));
+
+            // a new revision of the jar (one more entry), written beside and moved over the old one
+            Path next = home.resolve("deploy/example.jar.tmp");
+            try (java.util.zip.ZipInputStream in = new java.util.zip.ZipInputStream(Files.newInputStream(jar));
+                 java.util.zip.ZipOutputStream out = new java.util.zip.ZipOutputStream(Files.newOutputStream(next))) {
+                for (java.util.zip.ZipEntry e = in.getNextEntry(); e != null; e = in.getNextEntry()) {
+                    out.putNextEntry(new java.util.zip.ZipEntry(e.getName()));
+                    in.transferTo(out);
+                    out.closeEntry();
+                }
+                out.putNextEntry(new java.util.zip.ZipEntry("META-INF/revision.txt"));
+                out.write("2".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                out.closeEntry();
+            }
+            Files.move(next, jar, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+
+            awaitEps(shell, "the old revision draining", eps -> eps.lines().anyMatch(l -> l.startsWith(EXAMPLE_EP)
+                    && l.contains(" DRAINING ") && l.endsWith(id)));
+            String runOpen = shell.run("ortex:run " + id + " --shape x=1x8");
+            assertTrue(runOpen.contains(EXAMPLE_EP), "the session still runs on the old revision: " + runOpen);
+            assertEquals("closed " + id, shell.run("ortex:close " + id).strip());
+            awaitEps(shell, "the new revision active", eps -> eps.lines().anyMatch(l -> l.startsWith(EXAMPLE_EP)
+                    && l.contains(" ACTIVE ")));
+            String again = shell.run("ortex:run " + model + " --shape x=1x8 --ep " + EXAMPLE_EP + " --ep "
+                    + "CPUExecutionProvider");
+            assertTrue(again.contains(EXAMPLE_EP), "a new session runs on the new revision: " + again);
+        }
+    }
+
     private static String sessionId(String openOutput) {
         Matcher m = SESSION_ID.matcher(openOutput.strip());
         assertTrue(m.find(), "ortex:open printed no session id: " + openOutput);

@@ -20,7 +20,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Unit tests of the element-wise ops, run through the kernels on one-node models. */
+/** Unit tests of the element-wise math ops (arithmetic, unary, Clip, comparisons, logic), on one-node models. */
 class ElementwiseOpsTest {
 
     // ---------------------------------------------------------------- model building

@@ -8,7 +8,7 @@ import io.ortex.api.Tensor;
 import io.ortex.ep.cpu.OneNodeModel;
 import org.junit.jupiter.api.Test;
 
-/** Focused cases of CumProd, LpNormalization and Det, worked out by hand. */
+/** Focused cases of CumProd and Det, worked out by hand. */
 class TensorMathOpsTest {
     private static final Tensor M = Tensor.ofDoubles(new double[] {1, 2, 3, 4, 5, 6}, 2, 3);
 

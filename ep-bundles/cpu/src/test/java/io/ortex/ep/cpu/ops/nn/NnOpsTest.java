@@ -24,7 +24,7 @@ import java.util.Random;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
-/** Unit tests of the neural-network ops, run through the kernels on one-node models. */
+/** Unit tests of Conv, ConvTranspose, pooling and MaxUnpool, run through the kernels on one-node models. */
 class NnOpsTest {
     private static final Random RANDOM = new Random(42);
 

@@ -6,7 +6,7 @@ import io.ortex.api.Tensor;
 import io.ortex.ep.cpu.OneNodeModel;
 import org.junit.jupiter.api.Test;
 
-/** Focused cases of AffineGrid, Col2Im, DeformConv, RoiAlign and MaxRoiPool, worked out by hand. */
+/** Focused cases of RoiAlign and MaxRoiPool, worked out by hand. */
 class ObjectDetectionOpsTest {
     private static Tensor longs(long... v) {
         return Tensor.ofLongs(v, v.length);

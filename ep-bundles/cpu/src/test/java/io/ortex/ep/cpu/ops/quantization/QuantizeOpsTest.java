@@ -18,7 +18,7 @@ import io.ortex.api.Tensor;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Unit tests of QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear and BitCast. */
+/** Unit tests of QuantizeLinear, DequantizeLinear and DynamicQuantizeLinear. */
 class QuantizeOpsTest {
     private static Tensor f32(float[] v, long... shape) {
         return Tensor.ofFloats(v, shape);

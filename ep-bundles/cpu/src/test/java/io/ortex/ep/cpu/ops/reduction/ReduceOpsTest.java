@@ -11,7 +11,7 @@ import io.ortex.api.Tensor;
 import io.ortex.ep.cpu.OneNodeModel;
 import org.junit.jupiter.api.Test;
 
-/** Focused cases of the reduction, arg-max/min and softmax kernels: opsets, axes, keepdims, types, empty sets. */
+/** Focused cases of the reduction and arg-max/min kernels: opsets, axes, keepdims, types, empty sets. */
 class ReduceOpsTest {
 
     static Tensor floats(long[] shape, float... v) {

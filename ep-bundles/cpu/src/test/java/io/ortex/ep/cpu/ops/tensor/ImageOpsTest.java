@@ -8,7 +8,7 @@ import io.ortex.api.Tensor;
 import io.ortex.ep.cpu.OneNodeModel;
 import org.junit.jupiter.api.Test;
 
-/** Focused cases of the image and spatial-sampling ops, worked out by hand. */
+/** Focused cases of GridSample and CenterCropPad, worked out by hand. */
 class ImageOpsTest {
     private static final Tensor X = Tensor.ofFloats(new float[] {1, 2, 3, 4}, 1, 1, 2, 2);
 

@@ -235,7 +235,8 @@ final class SessionCompiler {
             for (int i = 0; i < views.size(); i++) {
                 Graph g = owners.get(i);
                 compiled.computeIfAbsent(g, k -> new ArrayList<>()).add(new ExecutionPlan.Compiled(fused.get(i),
-                        ep.name(), device, kernels.get(i), ExecutionPlan.firstIndex(g.nodes(), mine.get(i).nodes())));
+                        ep.name(), device, kernels.get(i), ExecutionPlan.firstIndex(g.nodes(), mine.get(i).nodes()),
+                        ExecutionPlan.ops(mine.get(i).nodes())));
                 for (NodeView node : mine.get(i).nodes()) {
                     where.put(node, new String[] {ep.name(), fused.get(i).name()});
                 }

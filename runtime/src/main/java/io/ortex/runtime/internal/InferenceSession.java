@@ -63,7 +63,7 @@ final class InferenceSession implements Session {
                      boolean ownsPool, SessionProfiler profiler, Runnable onClose) {
         this.id = id;
         this.model = model;
-        this.plan = new SessionPlan(compiled, model.graph());
+        this.plan = new SessionPlan(compiled);
         this.intraOp = intraOp;
         this.ownsPool = ownsPool;
         this.profiler = profiler;
@@ -462,7 +462,7 @@ final class InferenceSession implements Session {
             if (closing.get()) {
                 return false;
             }
-            SessionPlan next = new SessionPlan(SessionCompiler.compile(model, config, bindings, null), model.graph());
+            SessionPlan next = new SessionPlan(SessionCompiler.compile(model, config, bindings, null));
             SessionPlan old = plan;
             plan = next;
             old.retire();

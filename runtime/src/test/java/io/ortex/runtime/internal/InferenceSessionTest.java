@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ortex.api.ElementType;
+import io.ortex.api.GraphOptimizationLevel;
 import io.ortex.api.HardwareDevice;
 import io.ortex.api.HardwareDeviceType;
 import io.ortex.api.InvalidArgumentException;
@@ -218,7 +219,8 @@ class InferenceSessionTest {
     void thePlanFreesEachIntermediateAfterItsLastReader() {
         TestModels.Builder m = TestModels.addMulRelu()
                 .node("Relu", "dead_end", List.of("s"), List.of("unused"));
-        try (InferenceSession s = InferenceSession.create(ModelReader.read(m.bytes(), null), new SessionOptions(),
+        try (InferenceSession s = InferenceSession.create(ModelReader.read(m.bytes(), null), new SessionOptions()
+                .graphOptimizationLevel(GraphOptimizationLevel.DISABLE_ALL),
                 List.of(new EpBinding(cpu, List.of(io.ortex.api.spi.SupportedDevice.of(CPU)))), x -> { })) {
             List<ExecutionPlan.Step> steps = s.plan().steps();
             Map<String, Set<String>> freed = new HashMap<>();

@@ -190,6 +190,10 @@ class CpuFusionsTest {
     }
 
     private static TestModels.Builder attention(String scaleOp, boolean mask) {
+        return attention(scaleOp, mask, -1);
+    }
+
+    private static TestModels.Builder attention(String scaleOp, boolean mask, long axis) {
         TestModels.Builder m = TestModels.builder()
                 .input("q", FLOAT, 2, 3, 10, 8)
                 .input("kt", FLOAT, 2, 3, 8, 12)
@@ -206,7 +210,7 @@ class CpuFusionsTest {
             m.node("Add", "mask", List.of(last, "mask"), List.of("s3"));
             last = "s3";
         }
-        m.node(node("Softmax", "softmax", List.of(last), "p").addAttribute(intAttr("axis", -1)))
+        m.node(node("Softmax", "softmax", List.of(last), "p").addAttribute(intAttr("axis", axis)))
                 .node("MatMul", "pv", List.of("p", "v"), List.of("y"))
                 .output("y", FLOAT, 2, 3, 10, 8);
         return m;
@@ -231,6 +235,12 @@ class CpuFusionsTest {
                 attentionFeeds())));
         assertEquals(List.of("MatMul+Softmax+MatMul"), fusedGroups(compare(attention("", false),
                 attentionFeeds())));
+        // as opset 11 exporters write it: the last axis by number, which the kernel checks against the rank
+        assertEquals(List.of("MatMul+Div+Add+Softmax+MatMul"), fusedGroups(compare(attention("Div", true, 3)
+                .opset(11), attentionFeeds())));
+        // another axis: the fused group runs its nodes one by one
+        assertEquals(List.of("MatMul+Div+Add+Softmax+MatMul"), fusedGroups(compare(attention("Div", true, 2)
+                .opset(11), attentionFeeds())));
     }
 
     @Test

@@ -67,9 +67,11 @@ final class AttentionFusion {
             v = Pattern.output(next);
             next = Pattern.soleConsumer(v);
         }
-        if (!Pattern.is(next, "Softmax") || !lastAxis(next)) {
+        if (!Pattern.is(next, "Softmax")) {
             return null;
         }
+        // the axis must be the last: known here when it is -1, checked against the rank at run time otherwise
+        long axis = next.intAttr("axis", next.opsetVersion() >= 13 ? -1 : 1);
         nodes.add(next);
         v = Pattern.output(next);
         NodeView pv = Pattern.soleConsumer(v);
@@ -87,19 +89,9 @@ final class AttentionFusion {
             int ki = inputNames.indexOf(kt);
             int mi = maskName == null ? -1 : inputNames.indexOf(maskName);
             int vi = inputNames.indexOf(vName);
-            return (in, ctx) -> outputNames.size() != 1 ? null
+            return (in, ctx) -> outputNames.size() != 1 || axis != -1 && axis != in[qi].rank() - 1 ? null
                     : attention(in[qi], in[ki], mi < 0 ? null : in[mi], in[vi], alpha, ctx);
         });
-    }
-
-    /** A Softmax over the last axis: axis -1, or rank-1 by the declared rank (opset 13 on), or the default at 13+. */
-    private static boolean lastAxis(NodeView softmax) {
-        long axis = softmax.intAttr("axis", softmax.opsetVersion() >= 13 ? -1 : 1);
-        if (axis == -1) {
-            return true;
-        }
-        return softmax.inputs().get(0).typeInfo().map(i -> i.dims() != null && axis == i.dims().length - 1)
-                .orElse(false);
     }
 
     private static Tensor[] attention(Tensor q, Tensor kt, Tensor mask, Tensor v, float alpha, KernelContext ctx) {

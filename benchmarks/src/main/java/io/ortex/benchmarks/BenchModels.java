@@ -79,6 +79,19 @@ final class BenchModels {
         return model(graph, 17);
     }
 
+    /**
+     * A chain of {@code count} Relu nodes over a float32 {@code x[1, 4]}: what a run costs beyond the arithmetic
+     * (one node: the fixed cost of a run; many: the cost of each node's dispatch).
+     */
+    static byte[] reluChain(int count) {
+        GraphProto.Builder graph = GraphProto.newBuilder().setName("chain")
+                .addInput(floatInfo("x", 1, 4)).addOutput(floatInfo("y", 1, 4));
+        for (int i = 0; i < count; i++) {
+            graph.addNode(node("Relu", "relu" + i, i == count - 1 ? "y" : "v" + i, i == 0 ? "x" : "v" + (i - 1)));
+        }
+        return model(graph.build(), 17);
+    }
+
     private static NodeProto node(String op, String name, String out, String... in) {
         NodeProto.Builder b = NodeProto.newBuilder().setOpType(op).setName(name).addOutput(out);
         for (String i : in) {

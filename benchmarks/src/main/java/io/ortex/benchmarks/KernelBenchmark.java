@@ -21,14 +21,15 @@ import org.openjdk.jmh.annotations.TearDown;
 /**
  * The transformer kernels at all-MiniLM-L6-v2's sizes (sequence 128, 12 heads of 32, hidden 384) as one-node or
  * one-pattern models, in Ortex and ONNX Runtime in the same run: Softmax over the attention scores,
- * LayerNormalization of the hidden states, and the whole scaled masked attention.
+ * LayerNormalization of the hidden states, and the whole scaled masked attention; and the fixed costs: a run of
+ * one tiny node, and a chain of 100 (the cost of dispatching a node).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 public class KernelBenchmark {
     /** The kernel. */
-    @Param({"softmax", "layernorm", "attention"})
+    @Param({"softmax", "layernorm", "attention", "one-node", "chain-100"})
     public String kernel;
 
     /** Intra-op threads of both runtimes. */
@@ -52,6 +53,14 @@ public class KernelBenchmark {
             case "layernorm":
                 model = BenchModels.layerNorm(128, 384);
                 ortexFeeds.put("x", Tensor.ofFloats(BenchModels.randomFloats(128 * 384, 1), 1, 128, 384));
+                break;
+            case "one-node":
+                model = BenchModels.reluChain(1);
+                ortexFeeds.put("x", Tensor.ofFloats(new float[] {-1, 2, -3, 4}, 1, 4));
+                break;
+            case "chain-100":
+                model = BenchModels.reluChain(100);
+                ortexFeeds.put("x", Tensor.ofFloats(new float[] {-1, 2, -3, 4}, 1, 4));
                 break;
             default:
                 model = BenchModels.attention(12, 128, 32);

@@ -99,6 +99,28 @@ public final class Elementwise {
     }
 
     /**
+     * {@code out[o + i] = x[xo + i] * scale + shift}: a per-channel affine map (a folded BatchNormalization, or the
+     * Mul and Add exporters write after a convolution) over one run of a channel's values.
+     *
+     * @param x the operand
+     * @param xo its first index
+     * @param scale the factor
+     * @param shift the term added after scaling
+     * @param out the result (may be the operand)
+     * @param o its first index
+     * @param n how many
+     */
+    public static void affine(float[] x, int xo, float scale, float shift, float[] out, int o, int n) {
+        if (VectorSupport.enabled()) {
+            VectorMath.affine(x, xo, scale, shift, out, o, n);
+        } else {
+            for (int i = 0; i < n; i++) {
+                out[o + i] = x[xo + i] * scale + shift;
+            }
+        }
+    }
+
+    /**
      * {@code out[o + i] = op(x[xo + i])}.
      *
      * @param op the function

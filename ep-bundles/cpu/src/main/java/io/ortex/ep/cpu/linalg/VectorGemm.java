@@ -121,6 +121,93 @@ final class VectorGemm {
         });
     }
 
+    /**
+     * Packs a constant left operand ({@code m x k}) for {@link #multiplyPacked}: per block of {@link #KC} steps of
+     * the reduction (block {@code k0} starting at {@code k0 * mPad}), tiles of {@link #MR} rows interleaved by step,
+     * the last tile padded with zero rows.
+     */
+    static float[] packA(float[] src, int offset, int rowStride, int colStride, int m, int k) {
+        int tiles = (m + MR - 1) / MR;
+        int mPad = tiles * MR;
+        float[] out = new float[Math.multiplyExact(mPad, k)];
+        for (int k0 = 0; k0 < k; k0 += KC) {
+            int kc = Math.min(KC, k - k0);
+            for (int t = 0; t < tiles; t++) {
+                int dst = k0 * mPad + t * kc * MR;
+                for (int r = 0; r < MR; r++) {
+                    int row = t * MR + r;
+                    if (row >= m) {
+                        continue;
+                    }
+                    int s = offset + row * rowStride + k0 * colStride;
+                    for (int kk = 0; kk < kc; kk++) {
+                        out[dst + kk * MR + r] = src[s + kk * colStride];
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    private static final ThreadLocal<float[]> B_PANEL = ThreadLocal.withInitial(() -> new float[KC * NR]);
+
+    /**
+     * {@code C = epilogue(A x B[:, col0 .. col0 + n))} on the calling thread, A packed by {@link #packA} and B packed
+     * one panel ({@link #NR} columns by {@link #KC} steps) at a time into per-thread scratch. Each panel of B is
+     * packed once and passes under every tile of A; the strip of C it produces stays in cache over the blocks of the
+     * reduction.
+     */
+    static void multiplyPacked(PackedA a, PanelSource b, int col0, int n, float[] c, int cOff, int ldc,
+                               Epilogue ep) {
+        int m = a.rowCount();
+        int k = a.columnCount();
+        if (k == 0) {
+            ScalarGemm.epilogueOnly(m, n, c, cOff, ldc, ep);
+            return;
+        }
+        float[] ap = a.tiles();
+        int tiles = (m + MR - 1) / MR;
+        int mPad = tiles * MR;
+        float[] bp = B_PANEL.get();
+        for (int p0 = 0; p0 < n; p0 += NR) {
+            int cols = Math.min(NR, n - p0);
+            for (int k0 = 0; k0 < k; k0 += KC) {
+                int kc = Math.min(KC, k - k0);
+                packPanel(b, k0, kc, col0 + p0, cols, bp);
+                boolean first = k0 == 0;
+                boolean last = k0 + kc >= k;
+                int aBlock = k0 * mPad;
+                for (int t = 0; t < tiles; t++) {
+                    int row0 = t * MR;
+                    kernel(ap, aBlock + t * kc * MR, bp, 0, kc, c, cOff + row0 * ldc + p0, ldc,
+                            Math.min(MR, m - row0), cols, first, last, ep, row0, p0);
+                }
+            }
+        }
+    }
+
+    /** Packs rows {@code [k0, k0 + kc)} by columns {@code [col, col + cols)} of B as one panel, zero-padded. */
+    private static void packPanel(PanelSource b, int k0, int kc, int col, int cols, float[] bp) {
+        if (b instanceof MatrixPanels mp && cols == NR) {
+            float[] src = mp.b();
+            int ld = mp.rowStride();
+            int s = mp.offset() + k0 * ld + col;
+            for (int r = 0; r < kc; r++) {
+                int d = r * NR;
+                FloatVector.fromArray(S, src, s).intoArray(bp, d);
+                FloatVector.fromArray(S, src, s + L).intoArray(bp, d + L);
+                s += ld;
+            }
+            return;
+        }
+        b.copy(k0, kc, col, cols, bp, 0, NR);
+        if (cols < NR) {
+            for (int r = 0; r < kc; r++) {
+                java.util.Arrays.fill(bp, r * NR + cols, (r + 1) * NR, 0f);
+            }
+        }
+    }
+
     /** One block of rows times one group of panels, over the whole reduction. */
     private static void unit(float[] a, int aOff, int ars, int acs, int m, int k, int n, float[] bp, float[] c,
                              int cOff, int ldc, Epilogue ep, int mc, int rowBlock, int group, int groups,

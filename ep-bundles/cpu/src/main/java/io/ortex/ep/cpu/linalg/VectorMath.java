@@ -152,6 +152,19 @@ final class VectorMath {
         }
     }
 
+    static void affine(float[] x, int xo, float scale, float shift, float[] out, int o, int n) {
+        int i = 0;
+        int bound = S.loopBound(n);
+        FloatVector s = FloatVector.broadcast(S, scale);
+        FloatVector t = FloatVector.broadcast(S, shift);
+        for (; i < bound; i += S.length()) {
+            FloatVector.fromArray(S, x, xo + i).mul(s).add(t).intoArray(out, o + i);
+        }
+        for (; i < n; i++) {
+            out[o + i] = x[xo + i] * scale + shift;
+        }
+    }
+
     static void binaryScalar(Elementwise.Binary op, float[] a, int ao, float v, boolean scalarFirst, float[] out,
                              int o, int n) {
         int i = 0;

@@ -1,0 +1,212 @@
+package io.ortex.ep.cpu.ops.nn;
+
+import io.ortex.api.ElementType;
+import io.ortex.api.InvalidArgumentException;
+import io.ortex.api.Tensor;
+import io.ortex.api.spi.KernelContext;
+import io.ortex.ep.cpu.linalg.Activation;
+import io.ortex.ep.cpu.linalg.Epilogue;
+import io.ortex.ep.cpu.linalg.Gemm;
+import io.ortex.ep.cpu.linalg.PackedA;
+import io.ortex.ep.cpu.linalg.PanelSource;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * A float32 convolution with its weights prepared once, when the node (or the fused group) is compiled, and what
+ * follows it folded in ({@link ChannelOps}). Three ways to compute it, chosen from the geometry:
+ * <ul>
+ * <li>depthwise ({@code group == C == M}, one or two spatial axes): {@link DepthwiseConv}, directly;</li>
+ * <li>pointwise (a 1x1 kernel, unit strides, no padding): one matrix product per image and group, the weights as the
+ * packed left operand and the input read in place as the right one;</li>
+ * <li>anything else: the same product over the input lowered block by block ({@link Im2col}) into scratch.</li>
+ * </ul>
+ * Products run in parallel over (image, group, block of output positions); each block's bias and first activation
+ * are applied in the product's epilogue and the remaining channel operations right after, while the block is in
+ * cache. The output comes from the run's arena. Immutable and thread safe.
+ */
+public final class FloatConv {
+    /** Bounds a block of output positions so that its lowered input or its output stays in the L2 cache. */
+    private static final int BLOCK_FLOATS = 1 << 16;
+    /** The widest block of output positions. */
+    private static final int MAX_BLOCK = 1024;
+    /** Multiply-adds below which a block is not worth handing to another thread. */
+    private static final long CHUNK_WORK = 1L << 15;
+
+    private final Window.Attrs attrs;
+    private final int group;
+    private final int cout;
+    private final int cing;
+    private final long[] kernel;
+    private final int kernelSize;
+    private final float[] weights;
+    private final float[] bias;
+    private final Activation activation;
+    private final List<ChannelOps.Step> after;
+    private final boolean depthwise;
+    private final PackedA[] packed;
+    private final Epilogue[] epilogues;
+
+    private FloatConv(Window.Attrs attrs, int group, long[] wShape, float[] weights, float[] bias, ChannelOps ops) {
+        this.attrs = attrs;
+        this.group = group;
+        this.cout = Math.toIntExact(wShape[0]);
+        this.cing = Math.toIntExact(wShape[1]);
+        this.kernel = Arrays.copyOfRange(wShape, 2, wShape.length);
+        int kv = 1;
+        for (long k : kernel) {
+            kv = Math.multiplyExact(kv, Math.toIntExact(k));
+        }
+        this.kernelSize = kv;
+        int perChannel = Math.multiplyExact(cing, kv);
+        float[][] folded = ops.fold(weights, bias, cout, perChannel);
+        this.weights = folded[0];
+        this.bias = folded[1];
+        List<ChannelOps.Step> rest = ops.fromFirstActivation();
+        this.activation = rest.isEmpty() ? Activation.NONE : rest.get(0).activation();
+        this.after = rest.isEmpty() ? List.of() : rest.subList(1, rest.size());
+        this.depthwise = group > 1 && cing == 1 && cout == group && kernel.length <= 2
+                && (attrs.strides() == null || attrs.strides().length != kernel.length
+                || attrs.strides()[kernel.length - 1] <= DepthwiseConv.MAX_STRIDE);
+        int coutg = cout / group;
+        this.packed = new PackedA[depthwise ? 0 : group];
+        this.epilogues = new Epilogue[group];
+        for (int g = 0; g < group; g++) {
+            if (!depthwise) {
+                packed[g] = Gemm.packA(this.weights, g * coutg * perChannel, perChannel, 1, coutg, perChannel);
+            }
+            epilogues[g] = Epilogue.rowBias(this.bias, g * coutg, activation);
+        }
+    }
+
+    /**
+     * Prepares a convolution.
+     *
+     * @param attrs the window attributes
+     * @param group the group count
+     * @param wShape the weights' shape {@code (M, C / group, k1, ...)}
+     * @param weights the weights
+     * @param bias the bias, {@code M} values, or {@code null}
+     * @param ops what follows the convolution, channel by channel
+     * @return the prepared convolution
+     * @throws InvalidArgumentException when the shapes do not fit together
+     */
+    public static FloatConv create(Window.Attrs attrs, int group, long[] wShape, float[] weights, float[] bias,
+            ChannelOps ops) {
+        if (wShape.length < 3) {
+            throw new InvalidArgumentException("Conv weights W [" + Tensor.shapeString(wShape)
+                    + "] must have at least 3 dimensions");
+        }
+        if (group < 1 || wShape[0] % group != 0) {
+            throw new InvalidArgumentException("Conv output channels " + wShape[0] + " are not a multiple of group "
+                    + group);
+        }
+        if (attrs.kernel() != null && !Arrays.equals(attrs.kernel(), Arrays.copyOfRange(wShape, 2, wShape.length))) {
+            throw new InvalidArgumentException("Conv attribute kernel_shape " + Arrays.toString(attrs.kernel())
+                    + " differs from the weights' spatial shape "
+                    + Arrays.toString(Arrays.copyOfRange(wShape, 2, wShape.length)));
+        }
+        if (bias != null && bias.length != wShape[0]) {
+            throw new InvalidArgumentException("Conv bias B has " + bias.length + " elements, expected " + wShape[0]);
+        }
+        ops.check((int) wShape[0]);
+        return new FloatConv(attrs, group, wShape, weights, bias, ops);
+    }
+
+    /**
+     * Computes the convolution of a float32 input.
+     *
+     * @param x the input {@code (N, C, D1, ...)}
+     * @param ctx the run's context: threads, and the arena the output and scratch come from
+     * @return the output {@code (N, M, O1, ...)}
+     * @throws InvalidArgumentException when the input does not fit the weights
+     */
+    public Tensor run(Tensor x, KernelContext ctx) {
+        if (x.rank() != kernel.length + 2) {
+            throw new InvalidArgumentException("Conv input X [" + Tensor.shapeString(x.shape()) + "] must have rank "
+                    + (kernel.length + 2) + " to match the weights");
+        }
+        int n = Math.toIntExact(x.dim(0));
+        int c = Math.toIntExact(x.dim(1));
+        if (c != cing * group) {
+            throw new InvalidArgumentException("Conv channels do not match: X has " + c + ", W has " + cing
+                    + " per group, group " + group);
+        }
+        Window g = Window.resolve(attrs, Arrays.copyOfRange(x.shape(), 2, x.rank()), kernel);
+        long[] outShape = new long[x.rank()];
+        outShape[0] = n;
+        outShape[1] = cout;
+        System.arraycopy(g.outShape, 0, outShape, 2, kernel.length);
+        Tensor out = ctx.allocateUninitialized(ElementType.FLOAT, outShape);
+        if (out.size() == 0) {
+            return out;
+        }
+        float[] y = out.floats();
+        if (depthwise) {
+            DepthwiseConv.run(x.floats(), n, c, g, weights, bias, activation, after, y, ctx);
+        } else {
+            product(x.floats(), n, c, g, y, ctx);
+        }
+        return out;
+    }
+
+    /** The convolution as matrix products, one per (image, group, block of output positions). */
+    private void product(float[] x, int n, int c, Window g, float[] y, KernelContext ctx) {
+        int pOut = g.outSize();
+        int pIn = g.inSize();
+        int coutg = cout / group;
+        int k = cing * kernelSize;
+        boolean pointwise = kernelSize == 1 && pIn == pOut && unitStridesNoPads(g);
+        int align = Gemm.columnAlignment();
+        int threads = Math.max(1, ctx.intraOpThreads());
+        int maxBlock = BLOCK_FLOATS / Math.max(1, pointwise ? coutg : k);
+        maxBlock = Math.max(align, Math.min(MAX_BLOCK, maxBlock / align * align));
+        int blocks = (pOut + maxBlock - 1) / maxBlock;
+        int images = n * group;
+        if (threads > 1 && images % threads != 0) {
+            // enough blocks for the threads to share the units evenly
+            int want = (threads * 4 + images - 1) / images;
+            blocks = Math.max(blocks, Math.min(want, (pOut + align - 1) / align));
+        }
+        int block = ((pOut + blocks - 1) / blocks + align - 1) / align * align;
+        int blockCount = (pOut + block - 1) / block;
+        int units = images * blockCount;
+        long unitWork = (long) coutg * k * block;
+        int minChunk = (int) Math.max(1, Math.min(units, CHUNK_WORK / Math.max(1, unitWork)));
+        ctx.parallelFor(units, minChunk, (from, to) -> {
+            float[] cols = pointwise ? null
+                    : ctx.allocateUninitialized(ElementType.FLOAT, (long) k * block).floats();
+            for (int u = from; u < to; u++) {
+                int bi = u % blockCount;
+                int gi = (u / blockCount) % group;
+                int ni = u / (blockCount * group);
+                int j0 = bi * block;
+                int w = Math.min(block, pOut - j0);
+                int xOff = (ni * c + gi * cing) * pIn;
+                int yOff = (ni * cout + gi * coutg) * pOut;
+                if (pointwise) {
+                    Gemm.multiply(packed[gi], PanelSource.matrix(x, xOff, pIn), j0, w, y, yOff + j0, pOut,
+                            epilogues[gi], null);
+                } else {
+                    Im2col.gather(x, xOff, cing, g, j0, w, cols, 0, w);
+                    Gemm.multiply(packed[gi], PanelSource.matrix(cols, 0, w), 0, w, y, yOff + j0, pOut,
+                            epilogues[gi], null);
+                }
+                if (!after.isEmpty()) {
+                    for (int co = 0; co < coutg; co++) {
+                        ChannelOps.apply(after, y, yOff + co * pOut + j0, w, gi * coutg + co);
+                    }
+                }
+            }
+        });
+    }
+
+    private static boolean unitStridesNoPads(Window g) {
+        for (int i = 0; i < 3; i++) {
+            if (g.s[i] != 1 || g.pb[i] != 0 || g.pe[i] != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

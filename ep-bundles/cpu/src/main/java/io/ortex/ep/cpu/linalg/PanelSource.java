@@ -34,4 +34,17 @@ public interface PanelSource {
     static PanelSource matrix(float[] b, int offset, int rowStride) {
         return new MatrixPanels(b, offset, rowStride);
     }
+
+    /**
+     * Rows that start anywhere in one array, such as a convolution's input planes shifted by each kernel tap:
+     * {@code B[k, j] = b[offset + rowStarts[k] + j]}.
+     *
+     * @param b the elements
+     * @param offset added to every row start
+     * @param rowStarts where each row starts, relative to {@code offset}; read, not copied, while the product runs
+     * @return the source
+     */
+    static PanelSource rows(float[] b, int offset, int[] rowStarts) {
+        return new RowPanels(b, offset, rowStarts);
+    }
 }

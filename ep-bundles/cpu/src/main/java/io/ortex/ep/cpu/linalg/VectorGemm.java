@@ -149,13 +149,17 @@ final class VectorGemm {
         return out;
     }
 
-    private static final ThreadLocal<float[]> B_PANEL = ThreadLocal.withInitial(() -> new float[KC * NR]);
+    /** Bounds a packed block of B ({@code kc x nc}) so that it stays in the L2 cache while the tiles of A pass. */
+    private static final int B_BLOCK_FLOATS = 48 * 1024;
+    /** The widest packed block of B. */
+    private static final int NC_MAX = 2048;
+    private static final ThreadLocal<float[]> B_BLOCK = ThreadLocal.withInitial(() -> new float[B_BLOCK_FLOATS]);
 
     /**
-     * {@code C = epilogue(A x B[:, col0 .. col0 + n))} on the calling thread, A packed by {@link #packA} and B packed
-     * one panel ({@link #NR} columns by {@link #KC} steps) at a time into per-thread scratch. Each panel of B is
-     * packed once and passes under every tile of A; the strip of C it produces stays in cache over the blocks of the
-     * reduction.
+     * {@code C = epilogue(A x B[:, col0 .. col0 + n))} on the calling thread, A packed by {@link #packA}, B packed
+     * block by block ({@code kc} steps by up to {@code nc} columns, in panels of {@link #NR}) into per-thread scratch
+     * that stays in L2. Each tile of A then passes over every panel of the block while it sits in L1, so C is written
+     * a few rows at a time along the block and B is read from memory in long runs per row.
      */
     static void multiplyPacked(PackedA a, PanelSource b, int col0, int n, float[] c, int cOff, int ldc,
                                Epilogue ep) {
@@ -168,42 +172,72 @@ final class VectorGemm {
         float[] ap = a.tiles();
         int tiles = (m + MR - 1) / MR;
         int mPad = tiles * MR;
-        float[] bp = B_PANEL.get();
-        for (int p0 = 0; p0 < n; p0 += NR) {
-            int cols = Math.min(NR, n - p0);
+        float[] bp = B_BLOCK.get();
+        int kcMax = Math.min(KC, k);
+        int nc = Math.max(NR, Math.min(NC_MAX, B_BLOCK_FLOATS / kcMax / NR * NR));
+        for (int j0 = 0; j0 < n; j0 += nc) {
+            int cols = Math.min(nc, n - j0);
+            int panels = (cols + NR - 1) / NR;
             for (int k0 = 0; k0 < k; k0 += KC) {
                 int kc = Math.min(KC, k - k0);
-                packPanel(b, k0, kc, col0 + p0, cols, bp);
+                packBlock(b, k0, kc, col0 + j0, cols, bp);
                 boolean first = k0 == 0;
                 boolean last = k0 + kc >= k;
                 int aBlock = k0 * mPad;
                 for (int t = 0; t < tiles; t++) {
                     int row0 = t * MR;
-                    kernel(ap, aBlock + t * kc * MR, bp, 0, kc, c, cOff + row0 * ldc + p0, ldc,
-                            Math.min(MR, m - row0), cols, first, last, ep, row0, p0);
+                    int rows = Math.min(MR, m - row0);
+                    for (int p = 0; p < panels; p++) {
+                        int pc = j0 + p * NR;
+                        kernel(ap, aBlock + t * kc * MR, bp, p * kc * NR, kc, c, cOff + row0 * ldc + pc, ldc, rows,
+                                Math.min(NR, n - pc), first, last, ep, row0, pc);
+                    }
                 }
             }
         }
     }
 
-    /** Packs rows {@code [k0, k0 + kc)} by columns {@code [col, col + cols)} of B as one panel, zero-padded. */
-    private static void packPanel(PanelSource b, int k0, int kc, int col, int cols, float[] bp) {
-        if (b instanceof MatrixPanels mp && cols == NR) {
-            float[] src = mp.b();
-            int ld = mp.rowStride();
-            int s = mp.offset() + k0 * ld + col;
-            for (int r = 0; r < kc; r++) {
-                int d = r * NR;
-                FloatVector.fromArray(S, src, s).intoArray(bp, d);
-                FloatVector.fromArray(S, src, s + L).intoArray(bp, d + L);
-                s += ld;
-            }
-            return;
+    /**
+     * Packs rows {@code [k0, k0 + kc)} by columns {@code [col, col + cols)} of B as panels of {@link #NR} columns (panel
+     * {@code p} at {@code p * kc * NR}), the last one zero-padded. Sources that are rows of one array are copied row by
+     * row with vectors, reading each row in one run.
+     */
+    private static void packBlock(PanelSource b, int k0, int kc, int col, int cols, float[] bp) {
+        int full = cols / NR;
+        float[] src = null;
+        int ld = 0;
+        int base = 0;
+        int[] starts = null;
+        if (b instanceof MatrixPanels mp) {
+            src = mp.b();
+            ld = mp.rowStride();
+            base = mp.offset() + k0 * ld + col;
+        } else if (b instanceof RowPanels rp) {
+            src = rp.b();
+            starts = rp.rowStarts();
+            base = rp.offset() + col;
         }
-        b.copy(k0, kc, col, cols, bp, 0, NR);
-        if (cols < NR) {
+        if (src == null) {
+            full = 0;
+        } else {
+            int stride = kc * NR;
             for (int r = 0; r < kc; r++) {
-                java.util.Arrays.fill(bp, r * NR + cols, (r + 1) * NR, 0f);
+                int s = starts == null ? base + r * ld : base + starts[k0 + r];
+                int d = r * NR;
+                for (int p = 0; p < full; p++, s += NR, d += stride) {
+                    FloatVector.fromArray(S, src, s).intoArray(bp, d);
+                    FloatVector.fromArray(S, src, s + L).intoArray(bp, d + L);
+                }
+            }
+        }
+        for (int p = full; p * NR < cols; p++) {
+            int w = Math.min(NR, cols - p * NR);
+            int off = p * kc * NR;
+            b.copy(k0, kc, col + p * NR, w, bp, off, NR);
+            if (w < NR) {
+                for (int r = 0; r < kc; r++) {
+                    java.util.Arrays.fill(bp, off + r * NR + w, off + (r + 1) * NR, 0f);
+                }
             }
         }
     }

@@ -211,6 +211,36 @@ class CpuConvFusionsTest {
     }
 
     @Test
+    void aDetectionHeadIsTwoTransposedConvolutions() {
+        // ConvTranspose 2x2/2 -> bias Add -> BatchNormalization -> Relu -> ConvTranspose 2x2/2 -> Add -> Sigmoid
+        TestModels.Builder m = TestModels.builder().input("x", FLOAT, 1, 6, 9, 7)
+                .floats("w1", random(6 * 6 * 4, 1), 6, 6, 2, 2).floats("b1", random(6, 2), 1, 6, 1, 1)
+                .floats("gamma", random(6, 3), 6).floats("beta", random(6, 4), 6)
+                .floats("mean", random(6, 5), 6).floats("var", positive(6, 6), 6)
+                .floats("w2", random(6 * 4, 7), 6, 1, 2, 2).floats("b2", new float[] {-0.1f}, 1, 1, 1, 1)
+                .node(node("ConvTranspose", "up1", List.of("x", "w1"), "u").addAttribute(ints("kernel_shape", 2, 2))
+                        .addAttribute(ints("strides", 2, 2)))
+                .node("Add", "bias1", List.of("u", "b1"), List.of("u1"))
+                .node("BatchNormalization", "bn", List.of("u1", "gamma", "beta", "mean", "var"), List.of("u2"))
+                .node("Relu", "relu", List.of("u2"), List.of("u3"))
+                .node(node("ConvTranspose", "up2", List.of("u3", "w2"), "v").addAttribute(ints("kernel_shape", 2, 2))
+                        .addAttribute(ints("strides", 2, 2)))
+                .node("Add", "bias2", List.of("v", "b2"), List.of("v1"))
+                .node("Sigmoid", "sigmoid", List.of("v1"), List.of("y"))
+                .output("y", FLOAT, 1, 1, 36, 28);
+        assertEquals(List.of("ConvTranspose+Add+BatchNormalization+Relu", "ConvTranspose+Add+Sigmoid"),
+                fusedGroups(compare(m, image("x", 6, 9, 7, 8))));
+        // overlapping taps: 3x3 stride 2 with padding
+        TestModels.Builder overlap = TestModels.builder().input("x", FLOAT, 1, 4, 5, 6)
+                .floats("w", random(4 * 3 * 9, 1), 4, 3, 3, 3).floats("b", random(3, 2), 3)
+                .node(node("ConvTranspose", "up", List.of("x", "w", "b"), "u").addAttribute(ints("strides", 2, 2))
+                        .addAttribute(ints("pads", 1, 1, 1, 1)))
+                .node("Relu", "relu", List.of("u"), List.of("y"))
+                .output("y", FLOAT, 1, 3, 9, 11);
+        assertEquals(List.of("ConvTranspose+Relu"), fusedGroups(compare(overlap, image("x", 4, 5, 6, 9))));
+    }
+
+    @Test
     void aWrittenOutHardSwishAloneIsOneKernel() {
         TestModels.Builder m = hardSwishConstants(TestModels.builder().input("x", FLOAT, 3, 1000))
                 .node("Abs", "abs", List.of("x"), List.of("a"));

@@ -10,7 +10,7 @@ import java.util.Arrays;
  * The geometry of a transposed convolution, lifted to three spatial axes: where each input position's kernel taps
  * land in the output, after strides, dilations, pads, output_padding, output_shape and auto_pad. Immutable.
  */
-final class TransposeWindow {
+public final class TransposeWindow {
     final int[] in = {1, 1, 1};
     final int[] k = {1, 1, 1};
     final int[] s = {1, 1, 1};

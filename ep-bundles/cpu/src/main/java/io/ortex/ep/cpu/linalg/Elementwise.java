@@ -121,6 +121,26 @@ public final class Elementwise {
     }
 
     /**
+     * The sum of a run of values, accumulated in many float partial sums (one per vector lane) added up in double:
+     * within float rounding of the exact sum for the lengths of a feature map.
+     *
+     * @param x the values
+     * @param off the first index
+     * @param n how many
+     * @return the sum
+     */
+    public static double sum(float[] x, int off, int n) {
+        if (VectorSupport.enabled()) {
+            return VectorMath.sum(x, off, n);
+        }
+        double s = 0;
+        for (int i = 0; i < n; i++) {
+            s += x[off + i];
+        }
+        return s;
+    }
+
+    /**
      * {@code out[o + i] = op(x[xo + i])}.
      *
      * @param op the function

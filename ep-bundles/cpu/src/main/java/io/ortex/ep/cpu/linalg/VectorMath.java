@@ -152,6 +152,30 @@ final class VectorMath {
         }
     }
 
+    static double sum(float[] x, int off, int n) {
+        int l = S.length();
+        FloatVector a0 = FloatVector.zero(S);
+        FloatVector a1 = FloatVector.zero(S);
+        FloatVector a2 = FloatVector.zero(S);
+        FloatVector a3 = FloatVector.zero(S);
+        int i = 0;
+        for (; i + 4 * l <= n; i += 4 * l) {
+            a0 = a0.add(FloatVector.fromArray(S, x, off + i));
+            a1 = a1.add(FloatVector.fromArray(S, x, off + i + l));
+            a2 = a2.add(FloatVector.fromArray(S, x, off + i + 2 * l));
+            a3 = a3.add(FloatVector.fromArray(S, x, off + i + 3 * l));
+        }
+        FloatVector t = a0.add(a1).add(a2.add(a3));
+        double s = 0;
+        for (int j = 0; j < l; j++) {
+            s += t.lane(j);
+        }
+        for (; i < n; i++) {
+            s += x[off + i];
+        }
+        return s;
+    }
+
     static void affine(float[] x, int xo, float scale, float shift, float[] out, int o, int n) {
         int i = 0;
         int bound = S.loopBound(n);

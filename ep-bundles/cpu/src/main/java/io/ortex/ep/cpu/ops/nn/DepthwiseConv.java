@@ -64,7 +64,9 @@ final class DepthwiseConv {
         boolean vector = VectorSupport.enabled();
         int minChunk = Math.max(1, 16384 / Math.max(1, outPlane * kh * kw));
         ctx.parallelFor(n * c, minChunk, (from, to) -> {
-            float[] buf = ctx.allocateUninitialized(ElementType.FLOAT, (long) sw * h * wh).floats();
+            // slack past the last row for the vector rows' last loads; it only feeds outputs that are dropped
+            float[] buf = ctx.allocateUninitialized(ElementType.FLOAT, (long) sw * h * wh
+                    + (vector ? VectorDepthwiseConv.SLACK : 0)).floats();
             int[] rowBase = new int[kh];
             int[] rowTap = new int[kh];
             for (int p = from; p < to; p++) {

@@ -23,9 +23,9 @@ import java.util.List;
  * shifted view of it (nothing lowered);</li>
  * <li>anything else: the same product over the input lowered block by block ({@link Im2col}) into scratch.</li>
  * </ul>
- * Products run in parallel over (image, group, block of output positions); each block's bias and first activation
- * are applied in the product's epilogue and the remaining channel operations right after, while the block is in
- * cache. The output comes from the run's arena. Immutable and thread safe.
+ * Products run in parallel over (image, group, block of output positions); each block's bias is added in the
+ * product's epilogue and the activation and the remaining channel operations right after, row by row, while the
+ * block is in cache. The output comes from the run's arena. Immutable and thread safe.
  */
 public final class FloatConv {
     /** Bounds a block of output positions so that its lowered input or its output stays in the L2 cache. */
@@ -77,7 +77,8 @@ public final class FloatConv {
             if (!depthwise) {
                 packed[g] = Gemm.packA(this.weights, g * coutg * perChannel, perChannel, 1, coutg, perChannel);
             }
-            epilogues[g] = Epilogue.rowBias(this.bias, g * coutg, activation);
+            // the activation runs over whole rows of a block afterwards: per tile it would cost a call per few values
+            epilogues[g] = Epilogue.rowBias(this.bias, g * coutg, Activation.NONE);
         }
     }
 
@@ -198,10 +199,8 @@ public final class FloatConv {
                     Gemm.multiply(packed[gi], PanelSource.matrix(cols, 0, w), 0, w, y, yOff + j0, pOut,
                             epilogues[gi], null);
                 }
-                if (!after.isEmpty()) {
-                    for (int co = 0; co < coutg; co++) {
-                        ChannelOps.apply(after, y, yOff + co * pOut + j0, w, gi * coutg + co);
-                    }
+                for (int co = 0; co < coutg; co++) {
+                    finish(y, yOff + co * pOut + j0, w, gi * coutg + co);
                 }
             }
         });
@@ -283,13 +282,17 @@ public final class FloatConv {
                         }
                     }
                 }
-                if (!after.isEmpty()) {
-                    for (int co = 0; co < coutg; co++) {
-                        ChannelOps.apply(after, y, yOff + co * pOut + r0 * ow, (r1 - r0) * ow, gi * coutg + co);
-                    }
+                for (int co = 0; co < coutg; co++) {
+                    finish(y, yOff + co * pOut + r0 * ow, (r1 - r0) * ow, gi * coutg + co);
                 }
             }
         });
+    }
+
+    /** Applies the activation and the channel operations after it to a run of one output channel. */
+    private void finish(float[] y, int off, int len, int channel) {
+        activation.apply(y, off, len);
+        ChannelOps.apply(after, y, off, len, channel);
     }
 
     private static boolean unitStridesNoPads(Window g) {

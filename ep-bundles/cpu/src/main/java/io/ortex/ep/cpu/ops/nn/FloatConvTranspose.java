@@ -19,8 +19,8 @@ import java.util.List;
  * the output (col2im).
  * <ul>
  * <li>When each stride spans its kernel (the 2x2 stride-2 upsampling of detection heads), no two input positions
- * reach the same output: blocks of input positions run in parallel, the bias and activation are applied in the
- * product's epilogue and the rest to each row of columns, and the scatter is a copy.</li>
+ * reach the same output: blocks of input positions run in parallel, the bias is added in the product's epilogue and
+ * the activation and the rest applied to each row of columns, and the scatter is a copy.</li>
  * <li>Otherwise the output channels are split into chunks that run in parallel, each accumulating every block of
  * input positions into its own planes before the activation.</li>
  * </ul>
@@ -102,7 +102,7 @@ public final class FloatConvTranspose {
                     rowBias[r] = bias[g * coutg + r / kv];
                 }
             }
-            rowEpilogues[g] = Epilogue.rowBias(rowBias, 0, activation);
+            rowEpilogues[g] = Epilogue.rowBias(rowBias, 0, Activation.NONE);
         }
     }
 
@@ -210,6 +210,7 @@ public final class FloatConvTranspose {
                         0, w, rowEpilogues[gi], null);
                 for (int row = 0; row < m; row++) {
                     int co = row / kv;
+                    activation.apply(cols, row * w, w);
                     ChannelOps.apply(after, cols, row * w, w, gi * coutg + co);
                     int yOff = (ni * coutg * group + gi * coutg + co) * g.outSize();
                     scatter(cols, row * w, w, j0, row % kv, g, y, yOff, false);

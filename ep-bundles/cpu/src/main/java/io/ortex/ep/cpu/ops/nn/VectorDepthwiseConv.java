@@ -11,6 +11,9 @@ import jdk.incubator.vector.VectorSpecies;
 final class VectorDepthwiseConv {
     private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
     private static final int L = S.length();
+    /** How far past a row's end the last vectors of a row read: the scratch rows need this much slack. */
+    static final int SLACK = 4 * L;
+    private static final ThreadLocal<float[]> TAIL = ThreadLocal.withInitial(() -> new float[4 * L]);
 
     private VectorDepthwiseConv() {
     }
@@ -56,27 +59,31 @@ final class VectorDepthwiseConv {
             a2.intoArray(y, yo + i + 2 * L);
             a3.intoArray(y, yo + i + 3 * L);
         }
-        for (; i + L <= ow; i += L) {
+        if (i < ow) {
+            // the last outputs: four vectors as above, read past the row end (the scratch has slack for it), and
+            // only the outputs that exist stored
             FloatVector a0 = b;
+            FloatVector a1 = b;
+            FloatVector a2 = b;
+            FloatVector a3 = b;
             for (int r = 0; r < rows; r++) {
                 int base = rowBase[r] + i;
                 int wo = rowTap[r];
                 for (int t = 0; t < kw; t++) {
-                    a0 = FloatVector.fromArray(S, buf, base + tapOff[t]).fma(FloatVector.broadcast(S, w[wo + t]), a0);
+                    FloatVector wv = FloatVector.broadcast(S, w[wo + t]);
+                    int o = base + tapOff[t];
+                    a0 = FloatVector.fromArray(S, buf, o).fma(wv, a0);
+                    a1 = FloatVector.fromArray(S, buf, o + L).fma(wv, a1);
+                    a2 = FloatVector.fromArray(S, buf, o + 2 * L).fma(wv, a2);
+                    a3 = FloatVector.fromArray(S, buf, o + 3 * L).fma(wv, a3);
                 }
             }
-            a0.intoArray(y, yo + i);
-        }
-        for (; i < ow; i++) {
-            float s = bias;
-            for (int r = 0; r < rows; r++) {
-                int base = rowBase[r] + i;
-                int wo = rowTap[r];
-                for (int t = 0; t < kw; t++) {
-                    s = Math.fma(w[wo + t], buf[base + tapOff[t]], s);
-                }
-            }
-            y[yo + i] = s;
+            float[] t = TAIL.get();
+            a0.intoArray(t, 0);
+            a1.intoArray(t, L);
+            a2.intoArray(t, 2 * L);
+            a3.intoArray(t, 3 * L);
+            System.arraycopy(t, 0, y, yo + i, ow - i);
         }
     }
 }

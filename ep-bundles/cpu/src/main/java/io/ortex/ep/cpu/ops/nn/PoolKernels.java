@@ -67,6 +67,11 @@ final class PoolKernels {
 
     /** The max over each window of one plane, as {@link #poolPlane} takes it (NaN only when the first value is). */
     private static void maxPlane(float[] x, int base, Window g, float[] y, int yOff) {
+        if (g.k[0] == 1 && g.in[0] == 1 && g.d[1] == 1 && g.d[2] == 1 && g.pb[1] == 0 && g.pb[2] == 0
+                && (g.out[1] - 1) * g.s[1] + g.k[1] <= g.in[1] && (g.out[2] - 1) * g.s[2] + g.k[2] <= g.in[2]) {
+            maxInside(x, base, g, y, yOff);
+            return;
+        }
         int o = yOff;
         for (int od = 0; od < g.out[0]; od++) {
             int d0 = od * g.s[0] - g.pb[0];
@@ -148,6 +153,33 @@ final class PoolKernels {
         Tensor out = WorkingArrays.viaFloat(type) ? WorkingArrays.fromFloats(type, outShape, toFloats(y))
                 : Values.fromDoubles(type, outShape, y);
         return new Tensor[] {out, indices == null ? null : Tensor.ofLongs(indices, outShape)};
+    }
+
+    /**
+     * {@link #maxPlane} for windows that all lie inside a plane of one or two axes: output rows start from the first
+     * tap and take the others tap by tap, in the same order.
+     */
+    private static void maxInside(float[] x, int base, Window g, float[] y, int yOff) {
+        int ow = g.out[2];
+        int sw = g.s[2];
+        for (int oh = 0; oh < g.out[1]; oh++) {
+            int d = yOff + oh * ow;
+            int top = base + oh * g.s[1] * g.in[2];
+            for (int j = 0; j < ow; j++) {
+                y[d + j] = x[top + j * sw];
+            }
+            for (int kh = 0; kh < g.k[1]; kh++) {
+                for (int kw = kh == 0 ? 1 : 0; kw < g.k[2]; kw++) {
+                    int src = top + kh * g.in[2] + kw;
+                    for (int j = 0; j < ow; j++) {
+                        float v = x[src + j * sw];
+                        if (v > y[d + j]) {
+                            y[d + j] = v;
+                        }
+                    }
+                }
+            }
+        }
     }
 
     private static float[] toFloats(double[] y) {

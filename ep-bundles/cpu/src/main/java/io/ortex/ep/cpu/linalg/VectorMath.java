@@ -46,8 +46,12 @@ final class VectorMath {
                 }
             }
             case SIGMOID -> {
+                // written out rather than a call to sigmoid(): this method is too large for that call to be inlined,
+                // and a call that is not inlined boxes its vector argument
+                FloatVector one = FloatVector.broadcast(S, 1f);
                 for (; i < bound; i += S.length()) {
-                    sigmoid(FloatVector.fromArray(S, a, i)).intoArray(a, i);
+                    one.div(FloatVector.fromArray(S, a, i).neg().lanewise(VectorOperators.EXP).add(one))
+                            .intoArray(a, i);
                 }
             }
             case HARD_SIGMOID -> {

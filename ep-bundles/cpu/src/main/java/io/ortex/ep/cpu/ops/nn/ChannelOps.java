@@ -126,7 +126,8 @@ public final class ChannelOps {
      * @param channel the output channel
      */
     static void apply(List<Step> steps, float[] y, int off, int len, int channel) {
-        for (Step s : steps) {
+        for (int i = 0; i < steps.size(); i++) {
+            Step s = steps.get(i);
             if (s.isAffine()) {
                 Elementwise.affine(y, off, s.scale(channel), s.shift(channel), y, off, len);
             } else {

@@ -1,5 +1,6 @@
 package io.ortex.ep.cpu.ops.tensor;
 
+import io.ortex.api.ElementType;
 import io.ortex.api.InvalidArgumentException;
 import io.ortex.api.InvalidModelException;
 import io.ortex.api.Tensor;
@@ -147,7 +148,11 @@ final class SliceKernels {
             int outer = Shapes.product(out, 0, axis);
             int inner = Shapes.product(out, axis + 1, rank);
             int n = Tensor.checkedElementCount(out);
-            Object dst = ElementArrays.allocate(first.type(), n);
+            // every element is written below: numeric outputs come uninitialized from the run's arena
+            Tensor result = first.type() == ElementType.STRING
+                    ? Tensor.of(first.type(), out, ElementArrays.allocate(first.type(), n))
+                    : ctx.allocateUninitialized(first.type(), out);
+            Object dst = result.data();
             int rowLen = (int) total * inner;
             int offset = 0;
             for (Tensor t : in) {
@@ -161,7 +166,7 @@ final class SliceKernels {
                 }
                 offset += chunk;
             }
-            return new Tensor[] {Tensor.of(first.type(), out, dst)};
+            return new Tensor[] {result};
         };
     }
 

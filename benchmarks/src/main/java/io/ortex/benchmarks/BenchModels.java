@@ -1,7 +1,6 @@
 package io.ortex.benchmarks;
 
 import com.google.protobuf.ByteString;
-import io.ortex.onnx.proto.Onnx.AttributeProto;
 import io.ortex.onnx.proto.Onnx.GraphProto;
 import io.ortex.onnx.proto.Onnx.ModelProto;
 import io.ortex.onnx.proto.Onnx.NodeProto;
@@ -39,6 +38,47 @@ final class BenchModels {
         return model(graph);
     }
 
+    /** {@code Softmax(x, axis=-1)} over float32 {@code x[shape]}, opset 13. */
+    static byte[] softmax(long... shape) {
+        GraphProto graph = GraphProto.newBuilder().setName("softmax")
+                .addInput(floatInfo("x", shape)).addOutput(floatInfo("y", shape))
+                .addNode(NodeProto.newBuilder().setOpType("Softmax").setName("softmax").addInput("x").addOutput("y")
+                        .addAttribute(intAttr("axis", -1)))
+                .build();
+        return model(graph, 17);
+    }
+
+    /** {@code LayerNormalization(x, scale, bias)} over the last axis of float32 {@code x[rows, cols]}, opset 17. */
+    static byte[] layerNorm(int rows, int cols) {
+        GraphProto graph = GraphProto.newBuilder().setName("layernorm")
+                .addInput(floatInfo("x", 1, rows, cols)).addOutput(floatInfo("y", 1, rows, cols))
+                .addInitializer(floatTensor("scale", randomFloats(cols, 3), cols))
+                .addInitializer(floatTensor("bias", randomFloats(cols, 4), cols))
+                .addNode(NodeProto.newBuilder().setOpType("LayerNormalization").setName("ln").addInput("x")
+                        .addInput("scale").addInput("bias").addOutput("y").addAttribute(intAttr("axis", -1)))
+                .build();
+        return model(graph, 17);
+    }
+
+    /**
+     * Scaled masked attention as exporters write it: {@code MatMul(Softmax(MatMul(q, kt) / sqrt(d) + mask), v)} with
+     * {@code q[1, heads, seq, d]}, {@code kt[1, heads, d, seq]}, {@code v[1, heads, seq, d]}, {@code mask[1,1,1,seq]}.
+     */
+    static byte[] attention(int heads, int seq, int d) {
+        GraphProto graph = GraphProto.newBuilder().setName("attention")
+                .addInput(floatInfo("q", 1, heads, seq, d)).addInput(floatInfo("kt", 1, heads, d, seq))
+                .addInput(floatInfo("v", 1, heads, seq, d)).addInput(floatInfo("mask", 1, 1, 1, seq))
+                .addOutput(floatInfo("y", 1, heads, seq, d))
+                .addInitializer(floatTensor("c", new float[] {(float) Math.sqrt(d)}))
+                .addNode(node("MatMul", "qk", "s", "q", "kt"))
+                .addNode(node("Div", "scale", "s2", "s", "c"))
+                .addNode(node("Add", "mask", "s3", "s2", "mask"))
+                .addNode(node("Softmax", "softmax", "p", "s3").toBuilder().addAttribute(intAttr("axis", -1)))
+                .addNode(node("MatMul", "pv", "y", "p", "v"))
+                .build();
+        return model(graph, 17);
+    }
+
     /**
      * A model computing one Conv layer {@code Y = Conv(X, W, B)} over a float32 X of {@code 1 x c x h x w}, with
      * constant weights and bias, padded to keep the size at stride 1.
@@ -59,11 +99,10 @@ final class BenchModels {
         long ow = (w + 2L * pad - k) / stride + 1;
         NodeProto.Builder node = NodeProto.newBuilder().setOpType("Conv").setName("conv").addInput("X").addInput("W")
                 .addInput("B").addOutput("Y")
-                .addAttribute(ints("kernel_shape", k, k))
-                .addAttribute(ints("strides", stride, stride))
-                .addAttribute(ints("pads", pad, pad, pad, pad))
-                .addAttribute(AttributeProto.newBuilder().setName("group").setType(AttributeProto.AttributeType.INT)
-                        .setI(group));
+                .addAttribute(intsAttr("kernel_shape", k, k))
+                .addAttribute(intsAttr("strides", stride, stride))
+                .addAttribute(intsAttr("pads", pad, pad, pad, pad))
+                .addAttribute(intAttr("group", group));
         GraphProto graph = GraphProto.newBuilder().setName("conv")
                 .addInput(floatInfo("X", 1, c, h, w))
                 .addOutput(floatInfo("Y", 1, m, oh, ow))
@@ -74,12 +113,32 @@ final class BenchModels {
         return model(graph);
     }
 
-    private static AttributeProto ints(String name, long... values) {
-        AttributeProto.Builder a = AttributeProto.newBuilder().setName(name).setType(AttributeProto.AttributeType.INTS);
+    private static io.ortex.onnx.proto.Onnx.AttributeProto intsAttr(String name, long... values) {
+        io.ortex.onnx.proto.Onnx.AttributeProto.Builder a = io.ortex.onnx.proto.Onnx.AttributeProto.newBuilder()
+                .setName(name).setType(io.ortex.onnx.proto.Onnx.AttributeProto.AttributeType.INTS);
         for (long v : values) {
             a.addInts(v);
         }
         return a.build();
+    }
+
+    private static NodeProto node(String op, String name, String out, String... in) {
+        NodeProto.Builder b = NodeProto.newBuilder().setOpType(op).setName(name).addOutput(out);
+        for (String i : in) {
+            b.addInput(i);
+        }
+        return b.build();
+    }
+
+    private static io.ortex.onnx.proto.Onnx.AttributeProto intAttr(String name, long v) {
+        return io.ortex.onnx.proto.Onnx.AttributeProto.newBuilder().setName(name)
+                .setType(io.ortex.onnx.proto.Onnx.AttributeProto.AttributeType.INT).setI(v).build();
+    }
+
+    static byte[] model(GraphProto graph, int opset) {
+        return ModelProto.newBuilder().setIrVersion(8).setProducerName("ortex-benchmarks")
+                .addOpsetImport(OperatorSetIdProto.newBuilder().setDomain("").setVersion(opset))
+                .setGraph(graph).build().toByteArray();
     }
 
     static byte[] model(GraphProto graph) {

@@ -57,11 +57,14 @@ final class ConvFusion {
             FloatConv prepared = FloatConv.create(Window.attrs(conv, false), (int) conv.intAttr("group", 1),
                     w.shape(), w.floats(), bias, ChannelOps.of(chain.steps()));
             int xi = inputNames.indexOf(xName);
+            if (xi < 0) {
+                return (in, ctx) -> null;
+            }
             return (in, ctx) -> {
                 Tensor x = in[xi];
                 return x.type() != ElementType.FLOAT || outputNames.size() != 1 ? null
                         : new Tensor[] {prepared.run(x, ctx)};
             };
-        });
+        }, true);
     }
 }

@@ -30,6 +30,9 @@ final class HardSwishFusion {
                 String name = x.name();
                 return new FusionMatch(NAME, hs.nodes(), (inputNames, outputNames) -> {
                     int xi = inputNames.indexOf(name);
+                    if (xi < 0) {
+                        return (in, ctx) -> null;
+                    }
                     return (in, ctx) -> {
                         Tensor t = in[xi];
                         if (t.type() != ElementType.FLOAT || outputNames.size() != 1) {
@@ -44,7 +47,7 @@ final class HardSwishFusion {
                         });
                         return new Tensor[] {y};
                     };
-                });
+                }, true);
             }
         }
         return null;

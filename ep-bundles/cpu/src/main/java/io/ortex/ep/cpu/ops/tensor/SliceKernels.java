@@ -1,6 +1,5 @@
 package io.ortex.ep.cpu.ops.tensor;
 
-import io.ortex.api.ElementType;
 import io.ortex.api.InvalidArgumentException;
 import io.ortex.api.InvalidModelException;
 import io.ortex.api.Tensor;
@@ -148,11 +147,7 @@ final class SliceKernels {
             int outer = Shapes.product(out, 0, axis);
             int inner = Shapes.product(out, axis + 1, rank);
             int n = Tensor.checkedElementCount(out);
-            // every element is written below: numeric outputs come uninitialized from the run's arena
-            Tensor result = first.type() == ElementType.STRING
-                    ? Tensor.of(first.type(), out, ElementArrays.allocate(first.type(), n))
-                    : ctx.allocateUninitialized(first.type(), out);
-            Object dst = result.data();
+            Object dst = ElementArrays.allocate(first.type(), n, ctx, false);
             int rowLen = (int) total * inner;
             int offset = 0;
             for (Tensor t : in) {
@@ -166,7 +161,7 @@ final class SliceKernels {
                 }
                 offset += chunk;
             }
-            return new Tensor[] {result};
+            return new Tensor[] {Tensor.of(first.type(), out, dst)};
         };
     }
 
@@ -251,7 +246,7 @@ final class SliceKernels {
                 long[] os = s.clone();
                 os[axis] = sizes[k];
                 int chunk = (int) sizes[k] * inner;
-                Object dst = ElementArrays.allocate(x.type(), Tensor.checkedElementCount(os));
+                Object dst = ElementArrays.allocate(x.type(), Tensor.checkedElementCount(os), ctx, false);
                 if (chunk > 0) {
                     for (int o = 0; o < outer; o++) {
                         System.arraycopy(x.data(), o * rowLen + offset, dst, o * chunk, chunk);

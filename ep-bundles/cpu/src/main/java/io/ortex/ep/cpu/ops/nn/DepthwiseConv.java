@@ -1,6 +1,7 @@
 package io.ortex.ep.cpu.ops.nn;
 
 import io.ortex.api.ElementType;
+import io.ortex.api.InvalidArgumentException;
 import io.ortex.api.spi.KernelContext;
 import io.ortex.ep.cpu.linalg.Activation;
 import io.ortex.ep.cpu.linalg.VectorSupport;
@@ -52,7 +53,16 @@ final class DepthwiseConv {
             return;
         }
         // a padded row must hold what the last output reads and the whole input row
-        int wp = Math.max(pw + wIn, (ow - 1) * sw + (kw - 1) * dw + 1);
+        long wpl = Math.max((long) pw + wIn, (long) (ow - 1) * sw + (long) (kw - 1) * dw + 1);
+        if (wpl > Integer.MAX_VALUE - 64) {
+            throw new InvalidArgumentException("Conv pads or dilations too large: a padded input row would have "
+                    + wpl + " values");
+        }
+        int wp = (int) wpl;
+        if ((long) sw * h * ((wp + sw - 1) / sw) > Integer.MAX_VALUE - 64) {
+            throw new InvalidArgumentException("Conv pads or dilations too large: a padded input row of " + wp
+                    + " values over " + h + " rows does not fit in memory");
+        }
         int wh = (wp + sw - 1) / sw;
         int[] tapOff = new int[kw];
         for (int t = 0; t < kw; t++) {

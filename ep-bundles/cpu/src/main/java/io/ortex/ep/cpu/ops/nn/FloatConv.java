@@ -32,6 +32,8 @@ public final class FloatConv {
     private static final int BLOCK_FLOATS = 1 << 16;
     /** The widest block of output positions. */
     private static final int MAX_BLOCK = 1024;
+    /** The most elements a padded copy of the input may have (beyond it, absurd pads take the lowered path). */
+    private static final long MAX_SCRATCH = Integer.MAX_VALUE - 64;
     /** Multiply-adds below which a block is not worth handing to another thread. */
     private static final long CHUNK_WORK = 1L << 15;
 
@@ -160,7 +162,8 @@ public final class FloatConv {
         int coutg = cout / group;
         int k = cing * kernelSize;
         boolean pointwise = kernelSize == 1 && pIn == pOut && unitStridesNoPads(g);
-        if (!pointwise && g.k[0] == 1 && g.in[0] == 1 && g.s[1] == 1 && g.s[2] == 1) {
+        long padded = (long) n * c * (g.in[1] + g.pb[1] + g.pe[1]) * (g.in[2] + g.pb[2] + g.pe[2]);
+        if (!pointwise && g.k[0] == 1 && g.in[0] == 1 && g.s[1] == 1 && g.s[2] == 1 && padded <= MAX_SCRATCH) {
             shifted(x, n, c, g, y, ctx);
             return;
         }

@@ -19,9 +19,9 @@ import java.util.List;
  * <li>depthwise ({@code group == C == M}, one or two spatial axes): {@link DepthwiseConv}, directly;</li>
  * <li>pointwise (a 1x1 kernel, unit strides, no padding): one matrix product per image and group, the weights as the
  * packed left operand and the input read in place as the right one;</li>
- * <li>unit strides on one or two spatial axes: the same product over the zero-padded input, each kernel tap a
- * shifted view of it (nothing lowered);</li>
- * <li>anything else: the same product over the input lowered block by block ({@link Im2col}) into scratch.</li>
+ * <li>other convolutions on one or two spatial axes: the same product over the zero-padded input split by stride
+ * phase, each kernel tap a shifted view of one phase (nothing lowered);</li>
+ * <li>three spatial axes: the same product over the input lowered block by block ({@link Im2col}) into scratch.</li>
  * </ul>
  * Products run in parallel over (image, group, block of output positions); each block's bias is added in the
  * product's epilogue and the activation and the remaining channel operations right after, row by row, while the
@@ -162,8 +162,10 @@ public final class FloatConv {
         int coutg = cout / group;
         int k = cing * kernelSize;
         boolean pointwise = kernelSize == 1 && pIn == pOut && unitStridesNoPads(g);
-        long padded = (long) n * c * (g.in[1] + g.pb[1] + g.pe[1]) * (g.in[2] + g.pb[2] + g.pe[2]);
-        if (!pointwise && g.k[0] == 1 && g.in[0] == 1 && g.s[1] == 1 && g.s[2] == 1 && padded <= MAX_SCRATCH) {
+        long padded = (long) n * c * g.s[1] * g.s[2]
+                * ((g.in[1] + g.pb[1] + g.pe[1] + g.s[1] - 1) / g.s[1])
+                * ((g.in[2] + g.pb[2] + g.pe[2] + g.s[2] - 1) / g.s[2]);
+        if (!pointwise && g.k[0] == 1 && g.in[0] == 1 && padded <= MAX_SCRATCH) {
             shifted(x, n, c, g, y, ctx);
             return;
         }
@@ -210,78 +212,103 @@ public final class FloatConv {
     }
 
     /**
-     * A unit-stride convolution on one or two spatial axes without lowering its input: over the input padded with
-     * zeros (a copy, unless there is no padding) to {@code hp x wp}, output {@code (oh, ow)} is column
-     * {@code oh * wp + ow} of a product whose right operand's row {@code (ci, tap)} is channel {@code ci}'s padded
-     * plane shifted by the tap's offset. The products run over blocks of whole output rows; the {@code wp - ow}
-     * columns between rows are computed and dropped.
+     * A convolution on one or two spatial axes without lowering its input. The input is padded with zeros to
+     * {@code hp x wp} (a copy, unless there is no padding and the strides are 1) and split by stride phase: padded
+     * row {@code r}, column {@code q} goes to phase {@code (r % sh, q % sw)}, row {@code r / sh}, column
+     * {@code q / sw} of a {@code hpp x wpp} plane. Output {@code (oh, ow)} is then column {@code oh * wpp + ow} of a
+     * product whose right operand's row {@code (ci, tap)} is a run of one phase plane of channel {@code ci}, shifted
+     * by the tap's offset. The products run over blocks of whole output rows; the {@code wpp - ow} columns between
+     * rows are computed and dropped.
      */
     private void shifted(float[] x, int n, int c, Window g, float[] y, KernelContext ctx) {
         int h = g.in[1];
         int w = g.in[2];
+        int sh = g.s[1];
+        int sw = g.s[2];
         int hp = h + g.pb[1] + g.pe[1];
         int wp = w + g.pb[2] + g.pe[2];
+        int hpp = (hp + sh - 1) / sh;
+        int wpp = (wp + sw - 1) / sw;
         int oh = g.out[1];
         int ow = g.out[2];
         int pOut = oh * ow;
         int coutg = cout / group;
-        int plane = hp * wp;
+        int phasePlane = hpp * wpp;
+        int plane = sh * sw * phasePlane;
+        int top = g.pb[1];
+        int left = g.pb[2];
         float[] src = x;
         if (plane != h * w) {
             src = ctx.allocateUninitialized(ElementType.FLOAT, (long) n * c * plane).floats();
             float[] padded = src;
-            int top = g.pb[1];
-            int left = g.pb[2];
             ctx.parallelFor(n * c, Math.max(1, 8192 / plane), (from, to) -> {
                 for (int p = from; p < to; p++) {
                     int d = p * plane;
-                    Arrays.fill(padded, d, d + top * wp, 0f);
-                    for (int r = 0; r < h; r++) {
-                        int row = d + (top + r) * wp;
-                        Arrays.fill(padded, row, row + left, 0f);
-                        System.arraycopy(x, p * h * w + r * w, padded, row + left, w);
-                        Arrays.fill(padded, row + left + w, row + wp, 0f);
+                    if (sh == 1 && sw == 1) {
+                        Arrays.fill(padded, d, d + top * wp, 0f);
+                        for (int r = 0; r < h; r++) {
+                            int row = d + (top + r) * wp;
+                            Arrays.fill(padded, row, row + left, 0f);
+                            System.arraycopy(x, p * h * w + r * w, padded, row + left, w);
+                            Arrays.fill(padded, row + left + w, row + wp, 0f);
+                        }
+                        Arrays.fill(padded, d + (top + h) * wp, d + plane, 0f);
+                        continue;
                     }
-                    Arrays.fill(padded, d + (top + h) * wp, d + plane, 0f);
+                    Arrays.fill(padded, d, d + plane, 0f);
+                    for (int r = 0; r < h; r++) {
+                        int pr = top + r;
+                        int xs = p * h * w + r * w;
+                        for (int f = 0; f < sw; f++) {
+                            int dst = d + ((pr % sh * sw + f) * hpp + pr / sh) * wpp;
+                            // the input columns j whose padded column j + left is in phase f
+                            int j = Math.floorMod(f - left, sw);
+                            for (int q = (j + left) / sw; j < w; j += sw, q++) {
+                                padded[dst + q] = x[xs + j];
+                            }
+                        }
+                    }
                 }
             });
         }
         int[] rowStarts = new int[cing * kernelSize];
         for (int r = 0; r < rowStarts.length; r++) {
             int tap = r % kernelSize;
-            rowStarts[r] = (r / kernelSize) * plane + (tap / g.k[2]) * g.d[1] * wp + (tap % g.k[2]) * g.d[2];
+            int dh = (tap / g.k[2]) * g.d[1];
+            int dw = (tap % g.k[2]) * g.d[2];
+            rowStarts[r] = (r / kernelSize) * plane + (dh % sh * sw + dw % sw) * phasePlane + dh / sh * wpp + dw / sw;
         }
-        boolean direct = wp == ow;
+        boolean direct = wpp == ow;
         int threads = Math.max(1, ctx.intraOpThreads());
-        int rows = Math.max(1, Math.min(MAX_BLOCK, BLOCK_FLOATS / Math.max(1, coutg)) / wp);
+        int rows = Math.max(1, Math.min(MAX_BLOCK, BLOCK_FLOATS / Math.max(1, coutg)) / wpp);
         if (threads > 1) {
             rows = Math.min(rows, Math.max(1, (oh * n * group + threads * 4 - 1) / (threads * 4)));
         }
         int rowsPer = Math.min(rows, oh);
         int blocks = (oh + rowsPer - 1) / rowsPer;
         int units = n * group * blocks;
-        long unitWork = (long) coutg * rowStarts.length * rowsPer * wp;
+        long unitWork = (long) coutg * rowStarts.length * rowsPer * wpp;
         int minChunk = (int) Math.max(1, Math.min(units, CHUNK_WORK / Math.max(1, unitWork)));
         float[] in = src;
         ctx.parallelFor(units, minChunk, (from, to) -> {
             float[] cbuf = direct ? null
-                    : ctx.allocateUninitialized(ElementType.FLOAT, (long) coutg * rowsPer * wp).floats();
+                    : ctx.allocateUninitialized(ElementType.FLOAT, (long) coutg * rowsPer * wpp).floats();
             for (int u = from; u < to; u++) {
                 int bi = u % blocks;
                 int gi = (u / blocks) % group;
                 int ni = u / (blocks * group);
                 int r0 = bi * rowsPer;
                 int r1 = Math.min(oh, r0 + rowsPer);
-                int cols = (r1 - r0 - 1) * wp + ow;
+                int cols = (r1 - r0 - 1) * wpp + ow;
                 int yOff = (ni * cout + gi * coutg) * pOut;
                 PanelSource b = PanelSource.rows(in, (ni * c + gi * cing) * plane, rowStarts);
                 if (direct) {
-                    Gemm.multiply(packed[gi], b, r0 * wp, cols, y, yOff + r0 * ow, pOut, epilogues[gi], null);
+                    Gemm.multiply(packed[gi], b, r0 * wpp, cols, y, yOff + r0 * ow, pOut, epilogues[gi], null);
                 } else {
-                    Gemm.multiply(packed[gi], b, r0 * wp, cols, cbuf, 0, cols, epilogues[gi], null);
+                    Gemm.multiply(packed[gi], b, r0 * wpp, cols, cbuf, 0, cols, epilogues[gi], null);
                     for (int co = 0; co < coutg; co++) {
                         for (int r = r0; r < r1; r++) {
-                            System.arraycopy(cbuf, co * cols + (r - r0) * wp, y, yOff + co * pOut + r * ow, ow);
+                            System.arraycopy(cbuf, co * cols + (r - r0) * wpp, y, yOff + co * pOut + r * ow, ow);
                         }
                     }
                 }

@@ -159,7 +159,11 @@ public final class Gemm {
             int j0 = (int) ((long) panels * from / chunks) * align;
             int j1 = Math.min(n, (int) ((long) panels * to / chunks) * align);
             if (j1 > j0) {
-                multiplyPacked(a, b, col0 + j0, j1 - j0, c, cOff + j0, ldc, epilogue);
+                // a column bias follows the columns this chunk writes
+                Epilogue e = epilogue.bias() == null || epilogue.biasPerRow() ? epilogue
+                        : new Epilogue(epilogue.alpha(), epilogue.accumulate(), epilogue.bias(),
+                                epilogue.biasOffset() + j0, false, epilogue.activation());
+                multiplyPacked(a, b, col0 + j0, j1 - j0, c, cOff + j0, ldc, e);
             }
         });
     }

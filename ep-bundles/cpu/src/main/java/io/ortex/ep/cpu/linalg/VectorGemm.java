@@ -198,9 +198,9 @@ final class VectorGemm {
     }
 
     /**
-     * Packs rows {@code [k0, k0 + kc)} by columns {@code [col, col + cols)} of B as panels of {@link #NR} columns (panel
-     * {@code p} at {@code p * kc * NR}), the last one zero-padded. Sources that are rows of one array are copied row by
-     * row with vectors, reading each row in one run.
+     * Packs rows {@code [k0, k0 + kc)} by columns {@code [col, col + cols)} of B as panels of {@link #NR} columns
+     * (panel {@code p} at {@code p * kc * NR}), the last one zero-padded. Sources that are rows of one array are copied
+     * row by row with vectors, reading each row in one run.
      */
     private static void packBlock(PanelSource b, int k0, int kc, int col, int cols, float[] bp) {
         int full = cols / NR;

@@ -38,8 +38,8 @@ final class DepthwiseConv {
      * @param y the output, {@code n x c} planes
      * @param ctx the intra-op threads and scratch
      */
-    static void run(float[] x, int n, int c, Window g, float[] w, float[] bias, Activation act, List<ChannelOps.Step> after,
-            float[] y, KernelContext ctx) {
+    static void run(float[] x, int n, int c, Window g, float[] w, float[] bias, Activation act,
+            List<ChannelOps.Step> after, float[] y, KernelContext ctx) {
         int h = g.in[1];
         int wIn = g.in[2];
         int oh = g.out[1];

@@ -172,10 +172,11 @@ final class PoolKernels {
                 for (int kw = kh == 0 ? 1 : 0; kw < g.k[2]; kw++) {
                     int src = top + kh * g.in[2] + kw;
                     for (int j = 0; j < ow; j++) {
+                        // Math.max rather than a branch (which of two values is larger is a coin toss); a NaN
+                        // after the first tap is skipped, as the general path does
                         float v = x[src + j * sw];
-                        if (v > y[d + j]) {
-                            y[d + j] = v;
-                        }
+                        float cur = y[d + j];
+                        y[d + j] = v != v ? cur : Math.max(v, cur);
                     }
                 }
             }

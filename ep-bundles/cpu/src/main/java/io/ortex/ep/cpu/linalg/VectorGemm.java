@@ -221,6 +221,7 @@ final class VectorGemm {
             full = 0;
         } else {
             int stride = kc * NR;
+            int tail = cols - full * NR;
             for (int r = 0; r < kc; r++) {
                 int s = starts == null ? base + r * ld : base + starts[k0 + r];
                 int d = r * NR;
@@ -228,7 +229,17 @@ final class VectorGemm {
                     FloatVector.fromArray(S, src, s).intoArray(bp, d);
                     FloatVector.fromArray(S, src, s + L).intoArray(bp, d + L);
                 }
+                if (tail > 0) {
+                    // the last, partial panel: a few values, then zeros
+                    for (int j = 0; j < tail; j++) {
+                        bp[d + j] = src[s + j];
+                    }
+                    for (int j = tail; j < NR; j++) {
+                        bp[d + j] = 0f;
+                    }
+                }
             }
+            return;
         }
         for (int p = full; p * NR < cols; p++) {
             int w = Math.min(NR, cols - p * NR);

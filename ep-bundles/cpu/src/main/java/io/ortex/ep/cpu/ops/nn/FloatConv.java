@@ -248,9 +248,14 @@ public final class FloatConv {
                         Arrays.fill(padded, d, d + top * wp, 0f);
                         for (int r = 0; r < h; r++) {
                             int row = d + (top + r) * wp;
-                            Arrays.fill(padded, row, row + left, 0f);
+                            // the side padding is a column or two: a loop, not a call
+                            for (int q = row; q < row + left; q++) {
+                                padded[q] = 0f;
+                            }
                             System.arraycopy(x, p * h * w + r * w, padded, row + left, w);
-                            Arrays.fill(padded, row + left + w, row + wp, 0f);
+                            for (int q = row + left + w; q < row + wp; q++) {
+                                padded[q] = 0f;
+                            }
                         }
                         Arrays.fill(padded, d + (top + h) * wp, d + plane, 0f);
                         continue;

@@ -238,7 +238,7 @@ public final class FloatConv {
         int top = g.pb[1];
         int left = g.pb[2];
         float[] src = x;
-        if (plane != h * w) {
+        if (sh != 1 || sw != 1 || hp != h || wp != w) {
             src = ctx.allocateUninitialized(ElementType.FLOAT, (long) n * c * plane).floats();
             float[] padded = src;
             ctx.parallelFor(n * c, Math.max(1, 8192 / plane), (from, to) -> {

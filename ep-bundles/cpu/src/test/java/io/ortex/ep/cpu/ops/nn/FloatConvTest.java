@@ -177,6 +177,9 @@ class FloatConvTest {
             conv(s(1, 6, 37, 16), s(9, 6, 3, 1), 1, null, null, null),
             conv(s(2, 4, 9, 11), s(6, 2, 3, 2), 2, s(2, 1), s(1, 0, 2, 1), s(1, 2)),
             conv(s(1, 4, 12, 12), s(4, 4, 3, 3), 1, null, s(3, 0, 1, 2), s(2, 2)),
+            // strides without padding whose phases tile the input exactly (a mel spectrogram's STFT as a Conv)
+            conv(s(1, 1, 640), s(33, 1, 64), 1, s(16), s(0, 0), null),
+            conv(s(2, 3, 8, 12), s(5, 3, 2, 3), 1, s(2, 3), null, null),
             // depthwise: strides 1 to 3 and 5, odd and even sizes, dilations, asymmetric pads
             conv(s(1, 16, 32, 32), s(16, 1, 3, 3), 16, null, s(1, 1, 1, 1), null),
             conv(s(2, 5, 19, 23), s(5, 1, 3, 3), 5, s(2, 2), s(1, 1, 1, 1), null),

@@ -92,6 +92,49 @@ final class BenchModels {
         return model(graph.build(), 17);
     }
 
+    /**
+     * A model computing one Conv layer {@code Y = Conv(X, W, B)} over a float32 X of {@code 1 x c x h x w}, with
+     * constant weights and bias, padded to keep the size at stride 1.
+     *
+     * @param c input channels
+     * @param m output channels
+     * @param h input height
+     * @param w input width
+     * @param k kernel size (square)
+     * @param stride the stride along both axes
+     * @param group the group count
+     * @param seed the seed of the weights
+     * @return the serialized model
+     */
+    static byte[] conv(int c, int m, int h, int w, int k, int stride, int group, long seed) {
+        int pad = k / 2;
+        long oh = (h + 2L * pad - k) / stride + 1;
+        long ow = (w + 2L * pad - k) / stride + 1;
+        NodeProto.Builder node = NodeProto.newBuilder().setOpType("Conv").setName("conv").addInput("X").addInput("W")
+                .addInput("B").addOutput("Y")
+                .addAttribute(intsAttr("kernel_shape", k, k))
+                .addAttribute(intsAttr("strides", stride, stride))
+                .addAttribute(intsAttr("pads", pad, pad, pad, pad))
+                .addAttribute(intAttr("group", group));
+        GraphProto graph = GraphProto.newBuilder().setName("conv")
+                .addInput(floatInfo("X", 1, c, h, w))
+                .addOutput(floatInfo("Y", 1, m, oh, ow))
+                .addInitializer(floatTensor("W", randomFloats(m * (c / group) * k * k, seed), m, c / group, k, k))
+                .addInitializer(floatTensor("B", randomFloats(m, seed + 1), m))
+                .addNode(node)
+                .build();
+        return model(graph);
+    }
+
+    private static io.ortex.onnx.proto.Onnx.AttributeProto intsAttr(String name, long... values) {
+        io.ortex.onnx.proto.Onnx.AttributeProto.Builder a = io.ortex.onnx.proto.Onnx.AttributeProto.newBuilder()
+                .setName(name).setType(io.ortex.onnx.proto.Onnx.AttributeProto.AttributeType.INTS);
+        for (long v : values) {
+            a.addInts(v);
+        }
+        return a.build();
+    }
+
     private static NodeProto node(String op, String name, String out, String... in) {
         NodeProto.Builder b = NodeProto.newBuilder().setOpType(op).setName(name).addOutput(out);
         for (String i : in) {

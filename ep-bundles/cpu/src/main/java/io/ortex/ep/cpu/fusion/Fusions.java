@@ -11,8 +11,9 @@ import java.util.function.Function;
 
 /**
  * Finds the CPU EP's fusions in a graph: at each node, in graph order, the fusions are tried in priority order
- * (attention, MatMul with bias and activation, LayerNormalization, GELU) and the first that matches without touching
- * a node of an earlier match wins. Stateless.
+ * (attention, MatMul with bias and activation, LayerNormalization, GELU, Conv and ConvTranspose with the
+ * channel-wise nodes after them, HardSwish) and the first that matches without touching a node of an earlier match
+ * wins. Stateless.
  */
 public final class Fusions {
     /** The name of the whole family, for {@code optimization.disable_specified_optimizers}. */
@@ -22,7 +23,10 @@ public final class Fusions {
             AttentionFusion::match,
             MatMulBiasFusion::match,
             LayerNormFusion::match,
-            GeluFusion::match);
+            GeluFusion::match,
+            ConvFusion::match,
+            ConvTransposeFusion::match,
+            HardSwishFusion::match);
 
     private Fusions() {
     }

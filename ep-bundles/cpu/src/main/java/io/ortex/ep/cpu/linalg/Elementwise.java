@@ -99,6 +99,48 @@ public final class Elementwise {
     }
 
     /**
+     * {@code out[o + i] = x[xo + i] * scale + shift}: a per-channel affine map (a folded BatchNormalization, or the
+     * Mul and Add exporters write after a convolution) over one run of a channel's values.
+     *
+     * @param x the operand
+     * @param xo its first index
+     * @param scale the factor
+     * @param shift the term added after scaling
+     * @param out the result (may be the operand)
+     * @param o its first index
+     * @param n how many
+     */
+    public static void affine(float[] x, int xo, float scale, float shift, float[] out, int o, int n) {
+        if (VectorSupport.enabled()) {
+            VectorMath.affine(x, xo, scale, shift, out, o, n);
+        } else {
+            for (int i = 0; i < n; i++) {
+                out[o + i] = x[xo + i] * scale + shift;
+            }
+        }
+    }
+
+    /**
+     * The sum of a run of values, accumulated in many float partial sums (one per vector lane) added up in double:
+     * within float rounding of the exact sum for the lengths of a feature map.
+     *
+     * @param x the values
+     * @param off the first index
+     * @param n how many
+     * @return the sum
+     */
+    public static double sum(float[] x, int off, int n) {
+        if (VectorSupport.enabled()) {
+            return VectorMath.sum(x, off, n);
+        }
+        double s = 0;
+        for (int i = 0; i < n; i++) {
+            s += x[off + i];
+        }
+        return s;
+    }
+
+    /**
      * {@code out[o + i] = op(x[xo + i])}.
      *
      * @param op the function

@@ -10,6 +10,9 @@ import io.ortex.api.spi.KernelContext;
  * and thread safe.
  */
 public final class Gemm {
+    /** Below this many multiply-adds a product with a packed left operand runs on the calling thread. */
+    private static final long PARALLEL_WORK = 1L << 16;
+
     private Gemm() {
     }
 
@@ -94,6 +97,94 @@ public final class Gemm {
             PackedB packed = new PackedB(k, n, null, ScalarGemm.packB(b, bOffset, bRowStride, bColStride, k, n));
             ScalarGemm.multiply(a, aOffset, aRowStride, aColStride, m, packed, c, cOffset, ldc, epilogue, context);
         }
+    }
+
+    /**
+     * Packs a constant left-hand operand, such as a convolution's weights (one row per output channel), for
+     * {@link #multiply(PackedA, PanelSource, int, int, float[], int, int, Epilogue, KernelContext)}.
+     *
+     * @param src the elements
+     * @param offset the index of element (0, 0)
+     * @param rowStride the distance between rows
+     * @param colStride the distance between columns
+     * @param m the row count
+     * @param k the column count
+     * @return the packed operand
+     */
+    public static PackedA packA(float[] src, int offset, int rowStride, int colStride, int m, int k) {
+        if (VectorSupport.enabled()) {
+            return new PackedA(m, k, VectorGemm.packA(src, offset, rowStride, colStride, m, k), null);
+        }
+        float[] rows = new float[Math.multiplyExact(m, k)];
+        for (int i = 0; i < m; i++) {
+            for (int kk = 0; kk < k; kk++) {
+                rows[i * k + kk] = src[offset + i * rowStride + kk * colStride];
+            }
+        }
+        return new PackedA(m, k, null, rows);
+    }
+
+    /**
+     * Computes {@code C = epilogue(A x B[:, col0 .. col0 + n))} for a packed constant left operand and a right operand
+     * read block by block from a {@link PanelSource} (an activation, or a convolution's lowered input): column
+     * {@code j} of C is column {@code col0 + j} of B. The blocks of B are packed into per-thread scratch. A column
+     * bias is indexed by C's columns, a row bias by A's rows.
+     *
+     * @param a the packed left operand, {@code m x k}
+     * @param b the right operand, {@code k} rows
+     * @param col0 the first column of B to multiply
+     * @param n how many columns
+     * @param c the result, row-major
+     * @param cOff the index of C(0, 0)
+     * @param ldc the distance between rows of C
+     * @param epilogue what is done with the product before it is stored
+     * @param context the intra-op threads (the columns are split between them), or {@code null} to run on the
+     *     calling thread
+     */
+    public static void multiply(PackedA a, PanelSource b, int col0, int n, float[] c, int cOff, int ldc,
+                                Epilogue epilogue, KernelContext context) {
+        int m = a.rowCount();
+        if (m == 0 || n == 0) {
+            return;
+        }
+        int threads = context == null ? 1 : Math.max(1, context.intraOpThreads());
+        if (threads == 1 || (long) m * n * Math.max(1, a.columnCount()) < PARALLEL_WORK) {
+            multiplyPacked(a, b, col0, n, c, cOff, ldc, epilogue);
+            return;
+        }
+        int align = columnAlignment();
+        int panels = (n + align - 1) / align;
+        int chunks = Math.min(panels, threads * 4);
+        context.parallelFor(chunks, 1, (from, to) -> {
+            int j0 = (int) ((long) panels * from / chunks) * align;
+            int j1 = Math.min(n, (int) ((long) panels * to / chunks) * align);
+            if (j1 > j0) {
+                // a column bias follows the columns this chunk writes
+                Epilogue e = epilogue.bias() == null || epilogue.biasPerRow() ? epilogue
+                        : new Epilogue(epilogue.alpha(), epilogue.accumulate(), epilogue.bias(),
+                                epilogue.biasOffset() + j0, false, epilogue.activation());
+                multiplyPacked(a, b, col0 + j0, j1 - j0, c, cOff + j0, ldc, e);
+            }
+        });
+    }
+
+    private static void multiplyPacked(PackedA a, PanelSource b, int col0, int n, float[] c, int cOff, int ldc,
+                                       Epilogue epilogue) {
+        if (a.tiles() != null) {
+            VectorGemm.multiplyPacked(a, b, col0, n, c, cOff, ldc, epilogue);
+        } else {
+            ScalarGemm.multiplyPacked(a, b, col0, n, c, cOff, ldc, epilogue);
+        }
+    }
+
+    /**
+     * Gets the column count that products with a {@link PackedA} operand handle best in multiples of (the width of
+     * the micro-kernel's tile): callers that split columns between threads cut at multiples of it.
+     *
+     * @return the alignment, at least 1
+     */
+    public static int columnAlignment() {
+        return VectorSupport.enabled() ? VectorGemm.NR : 16;
     }
 
     /**

@@ -88,6 +88,35 @@ final class ScalarGemm {
         }
     }
 
+    private static final ThreadLocal<float[][]> PANEL_ROWS = ThreadLocal.withInitial(() -> new float[KC][PANEL]);
+
+    /**
+     * {@code C = epilogue(A x B[:, col0 .. col0 + n))} on the calling thread, A row-major ({@link PackedA#rows()}),
+     * B copied one panel ({@link #PANEL} columns by {@link #KC} rows) at a time into per-thread row arrays.
+     */
+    static void multiplyPacked(PackedA a, PanelSource b, int col0, int n, float[] c, int cOff, int ldc,
+                               Epilogue ep) {
+        int m = a.rowCount();
+        int k = a.columnCount();
+        if (k == 0) {
+            epilogueOnly(m, n, c, cOff, ldc, ep);
+            return;
+        }
+        float[][] rows = PANEL_ROWS.get();
+        float[] ar = a.rows();
+        for (int j0 = 0; j0 < n; j0 += PANEL) {
+            int w = Math.min(PANEL, n - j0);
+            for (int k0 = 0; k0 < k; k0 += KC) {
+                int kc = Math.min(KC, k - k0);
+                for (int r = 0; r < kc; r++) {
+                    b.copy(k0 + r, 1, col0 + j0, w, rows[r], 0, w);
+                }
+                panel(ar, k0, k, 0, m, kc, rows, 0, w, c, cOff + j0, ldc, ep.alpha(), ep.accumulate() || k0 > 0);
+            }
+            finish(c, cOff, ldc, 0, m, j0, w, ep);
+        }
+    }
+
     /** Adds the bias and applies the activation to rows {@code [i0, i1)} of columns {@code [c0, c0 + w)}. */
     private static void finish(float[] c, int cOff, int ldc, int i0, int i1, int c0, int w, Epilogue ep) {
         float[] bias = ep.bias();

@@ -121,6 +121,138 @@ final class VectorGemm {
         });
     }
 
+    /**
+     * Packs a constant left operand ({@code m x k}) for {@link #multiplyPacked}: per block of {@link #KC} steps of
+     * the reduction (block {@code k0} starting at {@code k0 * mPad}), tiles of {@link #MR} rows interleaved by step,
+     * the last tile padded with zero rows.
+     */
+    static float[] packA(float[] src, int offset, int rowStride, int colStride, int m, int k) {
+        int tiles = (m + MR - 1) / MR;
+        int mPad = tiles * MR;
+        float[] out = new float[Math.multiplyExact(mPad, k)];
+        for (int k0 = 0; k0 < k; k0 += KC) {
+            int kc = Math.min(KC, k - k0);
+            for (int t = 0; t < tiles; t++) {
+                int dst = k0 * mPad + t * kc * MR;
+                for (int r = 0; r < MR; r++) {
+                    int row = t * MR + r;
+                    if (row >= m) {
+                        continue;
+                    }
+                    int s = offset + row * rowStride + k0 * colStride;
+                    for (int kk = 0; kk < kc; kk++) {
+                        out[dst + kk * MR + r] = src[s + kk * colStride];
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Bounds a packed block of B ({@code kc x nc}) so that it stays in the L2 cache while the tiles of A pass. */
+    private static final int B_BLOCK_FLOATS = 48 * 1024;
+    /** The widest packed block of B. */
+    private static final int NC_MAX = 2048;
+    private static final ThreadLocal<float[]> B_BLOCK = ThreadLocal.withInitial(() -> new float[B_BLOCK_FLOATS]);
+
+    /**
+     * {@code C = epilogue(A x B[:, col0 .. col0 + n))} on the calling thread, A packed by {@link #packA}, B packed
+     * block by block ({@code kc} steps by up to {@code nc} columns, in panels of {@link #NR}) into per-thread scratch
+     * that stays in L2. Each tile of A then passes over every panel of the block while it sits in L1, so C is written
+     * a few rows at a time along the block and B is read from memory in long runs per row.
+     */
+    static void multiplyPacked(PackedA a, PanelSource b, int col0, int n, float[] c, int cOff, int ldc,
+                               Epilogue ep) {
+        int m = a.rowCount();
+        int k = a.columnCount();
+        if (k == 0) {
+            ScalarGemm.epilogueOnly(m, n, c, cOff, ldc, ep);
+            return;
+        }
+        float[] ap = a.tiles();
+        int tiles = (m + MR - 1) / MR;
+        int mPad = tiles * MR;
+        float[] bp = B_BLOCK.get();
+        int kcMax = Math.min(KC, k);
+        int nc = Math.max(NR, Math.min(NC_MAX, B_BLOCK_FLOATS / kcMax / NR * NR));
+        for (int j0 = 0; j0 < n; j0 += nc) {
+            int cols = Math.min(nc, n - j0);
+            int panels = (cols + NR - 1) / NR;
+            for (int k0 = 0; k0 < k; k0 += KC) {
+                int kc = Math.min(KC, k - k0);
+                packBlock(b, k0, kc, col0 + j0, cols, bp);
+                boolean first = k0 == 0;
+                boolean last = k0 + kc >= k;
+                int aBlock = k0 * mPad;
+                for (int t = 0; t < tiles; t++) {
+                    int row0 = t * MR;
+                    int rows = Math.min(MR, m - row0);
+                    for (int p = 0; p < panels; p++) {
+                        int pc = j0 + p * NR;
+                        kernel(ap, aBlock + t * kc * MR, bp, p * kc * NR, kc, c, cOff + row0 * ldc + pc, ldc, rows,
+                                Math.min(NR, n - pc), first, last, ep, row0, pc);
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * Packs rows {@code [k0, k0 + kc)} by columns {@code [col, col + cols)} of B as panels of {@link #NR} columns
+     * (panel {@code p} at {@code p * kc * NR}), the last one zero-padded. Sources that are rows of one array are copied
+     * row by row with vectors, reading each row in one run.
+     */
+    private static void packBlock(PanelSource b, int k0, int kc, int col, int cols, float[] bp) {
+        int full = cols / NR;
+        float[] src = null;
+        int ld = 0;
+        int base = 0;
+        int[] starts = null;
+        if (b instanceof MatrixPanels mp) {
+            src = mp.b();
+            ld = mp.rowStride();
+            base = mp.offset() + k0 * ld + col;
+        } else if (b instanceof RowPanels rp) {
+            src = rp.b();
+            starts = rp.rowStarts();
+            base = rp.offset() + col;
+        }
+        if (src == null) {
+            full = 0;
+        } else {
+            int stride = kc * NR;
+            int tail = cols - full * NR;
+            for (int r = 0; r < kc; r++) {
+                int s = starts == null ? base + r * ld : base + starts[k0 + r];
+                int d = r * NR;
+                for (int p = 0; p < full; p++, s += NR, d += stride) {
+                    FloatVector.fromArray(S, src, s).intoArray(bp, d);
+                    FloatVector.fromArray(S, src, s + L).intoArray(bp, d + L);
+                }
+                if (tail > 0) {
+                    // the last, partial panel: a few values, then zeros
+                    for (int j = 0; j < tail; j++) {
+                        bp[d + j] = src[s + j];
+                    }
+                    for (int j = tail; j < NR; j++) {
+                        bp[d + j] = 0f;
+                    }
+                }
+            }
+            return;
+        }
+        for (int p = full; p * NR < cols; p++) {
+            int w = Math.min(NR, cols - p * NR);
+            int off = p * kc * NR;
+            b.copy(k0, kc, col + p * NR, w, bp, off, NR);
+            if (w < NR) {
+                for (int r = 0; r < kc; r++) {
+                    java.util.Arrays.fill(bp, off + r * NR + w, off + (r + 1) * NR, 0f);
+                }
+            }
+        }
+    }
+
     /** One block of rows times one group of panels, over the whole reduction. */
     private static void unit(float[] a, int aOff, int ars, int acs, int m, int k, int n, float[] bp, float[] c,
                              int cOff, int ldc, Epilogue ep, int mc, int rowBlock, int group, int groups,

@@ -46,8 +46,12 @@ final class VectorMath {
                 }
             }
             case SIGMOID -> {
+                // written out rather than a call to sigmoid(): this method is too large for that call to be inlined,
+                // and a call that is not inlined boxes its vector argument
+                FloatVector one = FloatVector.broadcast(S, 1f);
                 for (; i < bound; i += S.length()) {
-                    sigmoid(FloatVector.fromArray(S, a, i)).intoArray(a, i);
+                    one.div(FloatVector.fromArray(S, a, i).neg().lanewise(VectorOperators.EXP).add(one))
+                            .intoArray(a, i);
                 }
             }
             case HARD_SIGMOID -> {
@@ -149,6 +153,43 @@ final class VectorMath {
         }
         for (; i < n; i++) {
             out[o + i] = Elementwise.apply(op, a[ao + i], b[bo + i]);
+        }
+    }
+
+    static double sum(float[] x, int off, int n) {
+        int l = S.length();
+        FloatVector a0 = FloatVector.zero(S);
+        FloatVector a1 = FloatVector.zero(S);
+        FloatVector a2 = FloatVector.zero(S);
+        FloatVector a3 = FloatVector.zero(S);
+        int i = 0;
+        for (; i + 4 * l <= n; i += 4 * l) {
+            a0 = a0.add(FloatVector.fromArray(S, x, off + i));
+            a1 = a1.add(FloatVector.fromArray(S, x, off + i + l));
+            a2 = a2.add(FloatVector.fromArray(S, x, off + i + 2 * l));
+            a3 = a3.add(FloatVector.fromArray(S, x, off + i + 3 * l));
+        }
+        FloatVector t = a0.add(a1).add(a2.add(a3));
+        double s = 0;
+        for (int j = 0; j < l; j++) {
+            s += t.lane(j);
+        }
+        for (; i < n; i++) {
+            s += x[off + i];
+        }
+        return s;
+    }
+
+    static void affine(float[] x, int xo, float scale, float shift, float[] out, int o, int n) {
+        int i = 0;
+        int bound = S.loopBound(n);
+        FloatVector s = FloatVector.broadcast(S, scale);
+        FloatVector t = FloatVector.broadcast(S, shift);
+        for (; i < bound; i += S.length()) {
+            FloatVector.fromArray(S, x, xo + i).mul(s).add(t).intoArray(out, o + i);
+        }
+        for (; i < n; i++) {
+            out[o + i] = x[xo + i] * scale + shift;
         }
     }
 

@@ -23,9 +23,6 @@ import java.util.Arrays;
  * product per task. Float64 and integer types use a plain loop in double or 64-bit integer arithmetic.
  */
 public final class MatMulKernel {
-    /** Rows of A handed to one task. */
-    public static final int ROW_BLOCK = 96;
-
     private MatMulKernel() {
     }
 

@@ -7,13 +7,15 @@ import io.ortex.api.Tensor;
 import io.ortex.api.spi.KernelContext;
 import io.ortex.api.spi.NodeView;
 import io.ortex.ep.cpu.CpuKernel;
+import io.ortex.ep.cpu.linalg.Elementwise;
 import io.ortex.ep.cpu.ops.support.Values;
 import io.ortex.ep.cpu.ops.support.WorkingArrays;
 import java.util.Arrays;
 
 /**
  * GlobalAveragePool, GlobalMaxPool and GlobalLpPool: one value per (image, channel) over all spatial axes of an
- * input of rank 3 or more; the output keeps the rank with spatial axes of size 1.
+ * input of rank 3 or more; the output keeps the rank with spatial axes of size 1. A float32 average is a vectorized
+ * sum ({@link Elementwise#sum}).
  */
 final class GlobalPoolKernels {
     private GlobalPoolKernels() {
@@ -45,6 +47,10 @@ final class GlobalPoolKernels {
         ctx.parallelFor(planes, 16, (from, to) -> {
             for (int pl = from; pl < to; pl++) {
                 int base = pl * size;
+                if (xf != null && kind == PoolKernels.Kind.AVERAGE) {
+                    y[pl] = Elementwise.sum(xf, base, size) / size;
+                    continue;
+                }
                 double acc = kind == PoolKernels.Kind.MAX ? Double.NEGATIVE_INFINITY : 0;
                 for (int i = 0; i < size; i++) {
                     double v = xf != null ? xf[base + i] : x.getDouble(base + i);

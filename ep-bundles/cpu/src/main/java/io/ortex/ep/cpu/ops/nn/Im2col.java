@@ -1,19 +1,19 @@
 package io.ortex.ep.cpu.ops.nn;
 
-import io.ortex.ep.cpu.ops.math.Sgemm;
 import java.util.Arrays;
 
 /**
  * Lowers a convolution to a matrix product: gathers, for a run of output positions, the input values every kernel
- * tap reads (zero where the tap falls in the padding), one array per (input channel, tap) row, in the layout
- * {@link Sgemm} reads as its packed right-hand operand. Stateless.
+ * tap reads (zero where the tap falls in the padding), one row per (input channel, tap), into a row-major block that
+ * the product then reads as its right-hand operand. Stateless.
  */
 final class Im2col {
     private Im2col() {
     }
 
     /**
-     * Fills {@code rows[r][0..w)} for every (channel, tap) row {@code r} and output positions {@code [p0, p0+w)}.
+     * Fills {@code dst[dstOff + r * ld + j]} for every (channel, tap) row {@code r} and output positions
+     * {@code p0 + j}, {@code j < w}.
      *
      * @param x the input
      * @param xOff the index of the first input channel's first element
@@ -21,9 +21,11 @@ final class Im2col {
      * @param g the geometry
      * @param p0 the first output position (flat over the output's spatial axes)
      * @param w the number of output positions
-     * @param rows the destination rows, {@code channels * g.kernelSize()} of them, each at least {@code w} long
+     * @param dst the destination, {@code channels * g.kernelSize()} rows
+     * @param dstOff the index of the first row's first element
+     * @param ld the distance between rows, at least {@code w}
      */
-    static void gather(float[] x, int xOff, int channels, Window g, int p0, int w, float[][] rows) {
+    static void gather(float[] x, int xOff, int channels, Window g, int p0, int w, float[] dst, int dstOff, int ld) {
         int inPlane = g.inSize();
         int out1 = g.out[1];
         int out2 = g.out[2];
@@ -33,7 +35,7 @@ final class Im2col {
             for (int kd = 0; kd < g.k[0]; kd++) {
                 for (int kh = 0; kh < g.k[1]; kh++) {
                     for (int kw = 0; kw < g.k[2]; kw++) {
-                        fillRow(x, xc, g, kd, kh, kw, p0, w, out1, out2, rows[r++]);
+                        fillRow(x, xc, g, kd, kh, kw, p0, w, out1, out2, dst, dstOff + ld * r++);
                     }
                 }
             }
@@ -41,7 +43,7 @@ final class Im2col {
     }
 
     private static void fillRow(float[] x, int xc, Window g, int kd, int kh, int kw, int p0, int w, int out1,
-            int out2, float[] row) {
+            int out2, float[] row, int ro) {
         int lo2 = g.firstValid(2, kw);
         int hi2 = g.endValid(2, kw);
         int s2 = g.s[2];
@@ -58,25 +60,25 @@ final class Im2col {
             int id = od * g.s[0] - g.pb[0] + kd * g.d[0];
             int ih = oh * g.s[1] - g.pb[1] + kh * g.d[1];
             if (id < 0 || id >= g.in[0] || ih < 0 || ih >= g.in[1]) {
-                Arrays.fill(row, j, j + len, 0f);
+                Arrays.fill(row, ro + j, ro + j + len, 0f);
             } else {
                 int base = xc + (id * g.in[1] + ih) * g.in[2] + shift2;
                 int lo = Math.max(ow, lo2);
                 int hi = Math.min(ow + len, hi2);
                 if (hi <= lo) {
-                    Arrays.fill(row, j, j + len, 0f);
+                    Arrays.fill(row, ro + j, ro + j + len, 0f);
                 } else {
                     int jl = j + lo - ow;
                     int jh = j + hi - ow;
-                    Arrays.fill(row, j, jl, 0f);
+                    Arrays.fill(row, ro + j, ro + jl, 0f);
                     if (s2 == 1) {
-                        System.arraycopy(x, base + lo, row, jl, hi - lo);
+                        System.arraycopy(x, base + lo, row, ro + jl, hi - lo);
                     } else {
                         for (int o = lo, t = jl; o < hi; o++, t++) {
-                            row[t] = x[base + o * s2];
+                            row[ro + t] = x[base + o * s2];
                         }
                     }
-                    Arrays.fill(row, jh, j + len, 0f);
+                    Arrays.fill(row, ro + jh, ro + j + len, 0f);
                 }
             }
             j += len;

@@ -14,7 +14,7 @@ import java.util.Arrays;
 /**
  * The windowed pools MaxPool (with its optional Indices output), AveragePool and LpPool over 1 to 3 spatial axes,
  * with pads, auto_pad, strides, dilations and ceil_mode. Each (image, channel) plane is widened to double once and
- * pooled, in parallel over planes.
+ * pooled, in parallel over planes; a float32 MaxPool without its Indices output is taken straight from the input.
  */
 final class PoolKernels {
     /** The pooling function. */
@@ -31,7 +31,83 @@ final class PoolKernels {
         if (attrs.ceil() && kind == Kind.LP) {
             throw new NotImplementedException("LpPool attribute ceil_mode is not supported");
         }
+        boolean indices = node.outputs().size() > 1 && node.outputs().get(1) != null;
+        if (kind == Kind.MAX && !indices) {
+            return (in, ctx) -> in[0].type() == ElementType.FLOAT ? new Tensor[] {maxFloat(in[0], attrs, ctx)}
+                    : pool(in[0], kind, attrs, includePad, storageOrder, p, ctx);
+        }
         return (in, ctx) -> pool(in[0], kind, attrs, includePad, storageOrder, p, ctx);
+    }
+
+    /** Float32 MaxPool without indices: straight from the input, one (image, channel) plane per task. */
+    private static Tensor maxFloat(Tensor x, Window.Attrs attrs, KernelContext ctx) {
+        if (x.rank() < 3) {
+            throw new InvalidArgumentException(attrs.op() + " input X must have rank 3 or more, got ["
+                    + Tensor.shapeString(x.shape()) + "]");
+        }
+        int r = x.rank() - 2;
+        Window g = Window.resolve(attrs, Arrays.copyOfRange(x.shape(), 2, x.rank()), attrs.kernel());
+        int planes = (int) x.dim(0) * (int) x.dim(1);
+        int pIn = g.inSize();
+        int pOut = g.outSize();
+        long[] outShape = new long[r + 2];
+        outShape[0] = x.dim(0);
+        outShape[1] = x.dim(1);
+        System.arraycopy(g.outShape, 0, outShape, 2, r);
+        Tensor out = ctx.allocateUninitialized(ElementType.FLOAT, outShape);
+        float[] xf = x.floats();
+        float[] y = out.floats();
+        ctx.parallelFor(planes, Math.max(1, 4096 / Math.max(1, pOut)), (from, to) -> {
+            for (int pl = from; pl < to; pl++) {
+                maxPlane(xf, pl * pIn, g, y, pl * pOut);
+            }
+        });
+        return out;
+    }
+
+    /** The max over each window of one plane, as {@link #poolPlane} takes it (NaN only when the first value is). */
+    private static void maxPlane(float[] x, int base, Window g, float[] y, int yOff) {
+        if (g.k[0] == 1 && g.in[0] == 1 && g.d[1] == 1 && g.d[2] == 1 && g.pb[1] == 0 && g.pb[2] == 0
+                && (g.out[1] - 1) * g.s[1] + g.k[1] <= g.in[1] && (g.out[2] - 1) * g.s[2] + g.k[2] <= g.in[2]) {
+            maxInside(x, base, g, y, yOff);
+            return;
+        }
+        int o = yOff;
+        for (int od = 0; od < g.out[0]; od++) {
+            int d0 = od * g.s[0] - g.pb[0];
+            for (int oh = 0; oh < g.out[1]; oh++) {
+                int h0 = oh * g.s[1] - g.pb[1];
+                for (int ow = 0; ow < g.out[2]; ow++, o++) {
+                    int w0 = ow * g.s[2] - g.pb[2];
+                    float acc = Float.NEGATIVE_INFINITY;
+                    boolean any = false;
+                    for (int kd = 0; kd < g.k[0]; kd++) {
+                        int id = d0 + kd * g.d[0];
+                        if (id < 0 || id >= g.in[0]) {
+                            continue;
+                        }
+                        for (int kh = 0; kh < g.k[1]; kh++) {
+                            int ih = h0 + kh * g.d[1];
+                            if (ih < 0 || ih >= g.in[1]) {
+                                continue;
+                            }
+                            int row = base + (id * g.in[1] + ih) * g.in[2];
+                            for (int kw = 0; kw < g.k[2]; kw++) {
+                                int iw = w0 + kw * g.d[2];
+                                if (iw >= 0 && iw < g.in[2]) {
+                                    float v = x[row + iw];
+                                    if (v > acc || !any) {
+                                        acc = v;
+                                        any = true;
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    y[o] = acc;
+                }
+            }
+        }
     }
 
     private static Tensor[] pool(Tensor x, Kind kind, Window.Attrs attrs, boolean includePad, int storageOrder,
@@ -77,6 +153,34 @@ final class PoolKernels {
         Tensor out = WorkingArrays.viaFloat(type) ? WorkingArrays.fromFloats(type, outShape, toFloats(y))
                 : Values.fromDoubles(type, outShape, y);
         return new Tensor[] {out, indices == null ? null : Tensor.ofLongs(indices, outShape)};
+    }
+
+    /**
+     * {@link #maxPlane} for windows that all lie inside a plane of one or two axes: output rows start from the first
+     * tap and take the others tap by tap, in the same order.
+     */
+    private static void maxInside(float[] x, int base, Window g, float[] y, int yOff) {
+        int ow = g.out[2];
+        int sw = g.s[2];
+        for (int oh = 0; oh < g.out[1]; oh++) {
+            int d = yOff + oh * ow;
+            int top = base + oh * g.s[1] * g.in[2];
+            for (int j = 0; j < ow; j++) {
+                y[d + j] = x[top + j * sw];
+            }
+            for (int kh = 0; kh < g.k[1]; kh++) {
+                for (int kw = kh == 0 ? 1 : 0; kw < g.k[2]; kw++) {
+                    int src = top + kh * g.in[2] + kw;
+                    for (int j = 0; j < ow; j++) {
+                        // Math.max rather than a branch (which of two values is larger is a coin toss); a NaN
+                        // after the first tap is skipped, as the general path does
+                        float v = x[src + j * sw];
+                        float cur = y[d + j];
+                        y[d + j] = v != v ? cur : Math.max(v, cur);
+                    }
+                }
+            }
+        }
     }
 
     private static float[] toFloats(double[] y) {

@@ -55,7 +55,7 @@ final class QuantizedProductKernels {
         return (in, ctx) -> {
             Tensor x = centredDoubles(in[0], in.length > 2 ? in[2] : null, -1);
             Tensor w = centredDoubles(in[1], in.length > 3 ? in[3] : null, 0);
-            Tensor y = ConvKernel.conv(x, w, null, attrs, group, null, null, ctx);
+            Tensor y = ConvKernel.conv(x, w, null, attrs, group, ctx);
             return new Tensor[] {Values.fromDoubles(ElementType.INT32, y.shape(), y.doubles())};
         };
     }
@@ -68,7 +68,7 @@ final class QuantizedProductKernels {
             Tensor w = centredDoubles(in[3], in[5], 0);
             Tensor bias = in.length > 8 && in[8] != null ? Tensor.ofDoubles(WorkingArrays.doubles(in[8]), in[8].shape())
                     : null;
-            Tensor y = ConvKernel.conv(x, w, bias, attrs, group, null, null, ctx);
+            Tensor y = ConvKernel.conv(x, w, bias, attrs, group, ctx);
             if (in[1].size() != 1 || in[6].size() != 1) {
                 throw new NotImplementedException("QLinearConv supports a per-tensor x_scale and y_scale only");
             }

@@ -149,6 +149,23 @@ final class ResizeAxis {
     }
 
     /**
+     * Gets the input index each output index reads, for nearest sampling with nothing outside the crop box.
+     *
+     * @return the indices (owned by this sampling; do not modify), or {@code null} for any other sampling
+     */
+    int[] nearestIndices() {
+        if (taps != 1) {
+            return null;
+        }
+        for (boolean o : outside) {
+            if (o) {
+                return null;
+            }
+        }
+        return index;
+    }
+
+    /**
      * Resamples {@code src}, viewed as {@code [outer, inLen, inner]}, into {@code [outer, outLen, inner]}.
      *
      * @param src the source values

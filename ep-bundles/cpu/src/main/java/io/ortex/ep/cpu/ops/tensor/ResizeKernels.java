@@ -5,6 +5,7 @@ import io.ortex.api.InvalidArgumentException;
 import io.ortex.api.InvalidModelException;
 import io.ortex.api.NotImplementedException;
 import io.ortex.api.Tensor;
+import io.ortex.api.spi.KernelContext;
 import io.ortex.api.spi.NodeView;
 import io.ortex.ep.cpu.CpuKernel;
 import io.ortex.ep.cpu.ops.support.Values;
@@ -15,7 +16,8 @@ import java.util.Set;
  * Resize (opsets 10 to 19+) and Upsample (opsets 7 to 9): nearest, linear and cubic interpolation over any axes,
  * separable, one axis at a time from the last to the first with a {@link ResizeAxis} each, computed in double.
  * Covers every coordinate transformation mode, the nearest rounding modes, cubic_coeff_a, exclude_outside,
- * extrapolation_value, antialias, axes and keep_aspect_ratio_policy.
+ * extrapolation_value, antialias, axes and keep_aspect_ratio_policy. Float32 nearest resizing of the last two axes
+ * (the upsampling of feature pyramids) gathers straight into the output ({@link NearestResize}).
  */
 final class ResizeKernels {
     private static final Set<String> MODES = Set.of("nearest", "linear", "cubic");
@@ -40,7 +42,7 @@ final class ResizeKernels {
             throw new InvalidModelException("Resize-10 attribute mode does not allow 'cubic'");
         }
         ResizeAxis.Settings s = new ResizeAxis.Settings(mode, "asymmetric", "simple", -0.75, false, false, 0);
-        return (in, ctx) -> new Tensor[] {run(in[0], null, in[1], null, s, null, "stretch")};
+        return (in, ctx) -> new Tensor[] {run(in[0], null, in[1], null, s, null, "stretch", ctx)};
     }
 
     private static String mode(NodeView node) {
@@ -80,7 +82,7 @@ final class ResizeKernels {
                 node.floatAttr("cubic_coeff_a", -0.75f), node.intAttr("exclude_outside", 0) != 0, antialias,
                 node.floatAttr("extrapolation_value", 0f));
         return (in, ctx) -> new Tensor[] {run(in[0], in.length > 1 ? in[1] : null, in.length > 2 ? in[2] : null,
-                in.length > 3 ? in[3] : null, s, axes, policy)};
+                in.length > 3 ? in[3] : null, s, axes, policy, ctx)};
     }
 
     /**
@@ -105,13 +107,13 @@ final class ResizeKernels {
                 throw new InvalidModelException("Upsample requires the attribute scales");
             }
             Tensor st = Tensor.ofFloats(scales, scales.length);
-            return (in, ctx) -> new Tensor[] {run(in[0], null, st, null, s, null, "stretch")};
+            return (in, ctx) -> new Tensor[] {run(in[0], null, st, null, s, null, "stretch", ctx)};
         }
-        return (in, ctx) -> new Tensor[] {run(in[0], null, in[1], null, s, null, "stretch")};
+        return (in, ctx) -> new Tensor[] {run(in[0], null, in[1], null, s, null, "stretch", ctx)};
     }
 
     private static Tensor run(Tensor x, Tensor roi, Tensor scales, Tensor sizes, ResizeAxis.Settings s, long[] axesAttr,
-            String policy) {
+            String policy, KernelContext ctx) {
         ElementType type = x.type();
         if (type == ElementType.STRING || type == ElementType.BOOL) {
             throw new NotImplementedException("Resize is not implemented for type " + type);
@@ -170,6 +172,12 @@ final class ResizeKernels {
             for (int i = 0; i < axes.length; i++) {
                 roiStart[axes[i]] = roi.getDouble(i);
                 roiEnd[axes[i]] = roi.getDouble(i + axes.length);
+            }
+        }
+        if (type == ElementType.FLOAT && s.mode().equals("nearest")) {
+            Tensor fast = NearestResize.resize(x, outShape, scale, roiStart, roiEnd, s, ctx);
+            if (fast != null) {
+                return fast;
             }
         }
         double[] data = WorkingArrays.doubles(x);

@@ -107,6 +107,35 @@ class ResizeTest {
     }
 
     @Test
+    void float32NearestMatchesTheGeneralPathOnEveryAxisPattern() {
+        // the float32 fast path (last two axes) against the float64 path, which resizes axis by axis
+        float[] v = new float[2 * 3 * 5 * 7];
+        for (int i = 0; i < v.length; i++) {
+            v[i] = (float) Math.sin(i);
+        }
+        Tensor x = Tensor.ofFloats(v, 2, 3, 5, 7);
+        double[] d = new double[v.length];
+        for (int i = 0; i < v.length; i++) {
+            d[i] = v[i];
+        }
+        Tensor xd = Tensor.ofDoubles(d, 2, 3, 5, 7);
+        float[][] scales = {{1, 1, 2, 2}, {1, 1, 4, 3}, {1, 1, 0.5f, 0.6f}, {1, 1, 1, 3}, {1, 1, 2, 1}, {1, 2, 2, 2},
+            {2, 1, 1, 1}};
+        String[][] modes = {{"asymmetric", "floor"}, {"half_pixel", "round_prefer_floor"},
+            {"align_corners", "round_prefer_ceil"}, {"tf_half_pixel_for_nn", "ceil"}};
+        for (float[] sc : scales) {
+            for (String[] m : modes) {
+                Tensor st = Tensor.ofFloats(sc, 4);
+                Onnx.AttributeProto[] attrs = {stringAttr("coordinate_transformation_mode", m[0]),
+                    stringAttr("nearest_mode", m[1])};
+                Tensor want = run1("Resize", 13, new Tensor[] {xd, null, st}, attrs);
+                Tensor got = run1("Resize", 13, new Tensor[] {x, null, st}, attrs);
+                assertClose(want, got, 0);
+            }
+        }
+    }
+
+    @Test
     void resizeFollowsTheOpsetRules() {
         Tensor x = Tensor.ofFloats(new float[] {0, 4}, 1, 2);
         Tensor scales = Tensor.ofFloats(new float[] {1, 2}, 2);

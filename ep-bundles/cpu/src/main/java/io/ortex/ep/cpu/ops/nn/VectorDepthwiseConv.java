@@ -1,0 +1,89 @@
+package io.ortex.ep.cpu.ops.nn;
+
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * The Vector API rows of {@link DepthwiseConv}: four vectors of outputs at a time, each tap one broadcast weight times
+ * a contiguous load from the spread input rows, so four independent multiply-add chains keep the FMA units busy.
+ * Loaded only when {@link io.ortex.ep.cpu.linalg.VectorSupport#enabled()}. Stateless.
+ */
+final class VectorDepthwiseConv {
+    private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
+    private static final int L = S.length();
+    /** How far past a row's end the last vectors of a row read: the scratch rows need this much slack. */
+    static final int SLACK = 4 * L;
+    private static final ThreadLocal<float[]> TAIL = ThreadLocal.withInitial(() -> new float[4 * L]);
+
+    private VectorDepthwiseConv() {
+    }
+
+    /**
+     * Computes one output row.
+     *
+     * @param buf the spread input rows
+     * @param rowBase for each kernel row that reads inside the input, where its input row starts in {@code buf}
+     * @param rowTap for each such kernel row, where its taps start in {@code w}
+     * @param rows how many such kernel rows
+     * @param tapOff per tap along the width, its offset in {@code buf} from the row's start
+     * @param w the filters
+     * @param kw the taps along the width
+     * @param bias the channel's bias
+     * @param y the output
+     * @param yo where the row starts
+     * @param ow the row length
+     */
+    static void row(float[] buf, int[] rowBase, int[] rowTap, int rows, int[] tapOff, float[] w, int kw, float bias,
+            float[] y, int yo, int ow) {
+        FloatVector b = FloatVector.broadcast(S, bias);
+        int i = 0;
+        for (; i + 4 * L <= ow; i += 4 * L) {
+            FloatVector a0 = b;
+            FloatVector a1 = b;
+            FloatVector a2 = b;
+            FloatVector a3 = b;
+            for (int r = 0; r < rows; r++) {
+                int base = rowBase[r] + i;
+                int wo = rowTap[r];
+                for (int t = 0; t < kw; t++) {
+                    FloatVector wv = FloatVector.broadcast(S, w[wo + t]);
+                    int o = base + tapOff[t];
+                    a0 = FloatVector.fromArray(S, buf, o).fma(wv, a0);
+                    a1 = FloatVector.fromArray(S, buf, o + L).fma(wv, a1);
+                    a2 = FloatVector.fromArray(S, buf, o + 2 * L).fma(wv, a2);
+                    a3 = FloatVector.fromArray(S, buf, o + 3 * L).fma(wv, a3);
+                }
+            }
+            a0.intoArray(y, yo + i);
+            a1.intoArray(y, yo + i + L);
+            a2.intoArray(y, yo + i + 2 * L);
+            a3.intoArray(y, yo + i + 3 * L);
+        }
+        if (i < ow) {
+            // the last outputs: four vectors as above, read past the row end (the scratch has slack for it), and
+            // only the outputs that exist stored
+            FloatVector a0 = b;
+            FloatVector a1 = b;
+            FloatVector a2 = b;
+            FloatVector a3 = b;
+            for (int r = 0; r < rows; r++) {
+                int base = rowBase[r] + i;
+                int wo = rowTap[r];
+                for (int t = 0; t < kw; t++) {
+                    FloatVector wv = FloatVector.broadcast(S, w[wo + t]);
+                    int o = base + tapOff[t];
+                    a0 = FloatVector.fromArray(S, buf, o).fma(wv, a0);
+                    a1 = FloatVector.fromArray(S, buf, o + L).fma(wv, a1);
+                    a2 = FloatVector.fromArray(S, buf, o + 2 * L).fma(wv, a2);
+                    a3 = FloatVector.fromArray(S, buf, o + 3 * L).fma(wv, a3);
+                }
+            }
+            float[] t = TAIL.get();
+            a0.intoArray(t, 0);
+            a1.intoArray(t, L);
+            a2.intoArray(t, 2 * L);
+            a3.intoArray(t, 3 * L);
+            System.arraycopy(t, 0, y, yo + i, ow - i);
+        }
+    }
+}

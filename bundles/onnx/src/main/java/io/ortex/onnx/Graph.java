@@ -15,8 +15,8 @@ import io.ortex.onnx.proto.Onnx.TypeProto;
 import io.ortex.onnx.proto.Onnx.ValueInfoProto;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -199,38 +199,48 @@ public final class Graph implements GraphView {
         return proxy;
     }
 
+    /** Orders the nodes (whose ids are their positions in {@code declared}) in linear time but for the heap. */
     private List<Node> topologicalOrder(List<Node> declared) {
-        Map<Node, Integer> pending = new HashMap<>();
-        Map<Node, List<Node>> dependents = new HashMap<>();
+        int count = declared.size();
+        int[] pending = new int[count];
+        int[][] dependents = new int[count][];
+        int[] dependentCount = new int[count];
         for (Node n : declared) {
-            int count = 0;
             for (ValueView in : dependencies(n)) {
                 Optional<NodeView> p = in.producer();
                 if (p.isPresent() && ((Node) p.get()).graph() == this) {
-                    count++;
-                    dependents.computeIfAbsent((Node) p.get(), k -> new ArrayList<>()).add(n);
+                    int from = ((Node) p.get()).id();
+                    pending[n.id()]++;
+                    int[] list = dependents[from];
+                    if (list == null) {
+                        list = new int[2];
+                    } else if (dependentCount[from] == list.length) {
+                        list = Arrays.copyOf(list, list.length * 2);
+                    }
+                    list[dependentCount[from]++] = n.id();
+                    dependents[from] = list;
                 }
             }
-            pending.put(n, count);
         }
         PriorityQueue<Node> ready = new PriorityQueue<>((a, b) -> Integer.compare(a.id(), b.id()));
         for (Node n : declared) {
-            if (pending.get(n) == 0) {
+            if (pending[n.id()] == 0) {
                 ready.add(n);
             }
         }
-        List<Node> order = new ArrayList<>(declared.size());
+        List<Node> order = new ArrayList<>(count);
         while (!ready.isEmpty()) {
             Node n = ready.poll();
             order.add(n);
-            for (Node d : dependents.getOrDefault(n, List.of())) {
-                if (pending.merge(d, -1, Integer::sum) == 0) {
-                    ready.add(d);
+            for (int i = 0; i < dependentCount[n.id()]; i++) {
+                int d = dependents[n.id()][i];
+                if (--pending[d] == 0) {
+                    ready.add(declared.get(d));
                 }
             }
         }
-        if (order.size() != declared.size()) {
-            String cycle = declared.stream().filter(n -> pending.get(n) > 0).map(NodeView::displayName)
+        if (order.size() != count) {
+            String cycle = declared.stream().filter(n -> pending[n.id()] > 0).map(NodeView::displayName)
                     .limit(10).collect(Collectors.joining(", "));
             throw new InvalidModelException(where() + "has a cycle through nodes " + cycle);
         }

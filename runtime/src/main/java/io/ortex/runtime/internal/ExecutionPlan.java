@@ -8,13 +8,14 @@ import io.ortex.api.spi.DataTransfer;
 import io.ortex.api.spi.FusedNode;
 import io.ortex.api.spi.KernelContext;
 import io.ortex.api.spi.MemoryDevice;
-import io.ortex.api.spi.NodeView;
 import io.ortex.api.spi.ValueView;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.PriorityQueue;
 import java.util.Set;
 
 /**
@@ -128,40 +129,51 @@ final class ExecutionPlan {
     record Compiled(FusedNode node, String ep, MemoryDevice device, ComputeKernel kernel, int firstNode) {
     }
 
-    /** Topological order of the groups, preferring the group whose first node comes first. */
+    /**
+     * Topological order of the groups, preferring among the ready ones the group whose first node comes first; linear
+     * in the groups and their inputs but for the heap.
+     */
     private static List<Compiled> order(List<Compiled> fused) {
-        Map<String, Compiled> producer = new HashMap<>();
-        for (Compiled c : fused) {
-            for (String out : c.node().outputNames()) {
-                producer.put(out, c);
+        Map<String, Integer> producer = new HashMap<>();
+        for (int i = 0; i < fused.size(); i++) {
+            for (String out : fused.get(i).node().outputNames()) {
+                producer.put(out, i);
             }
         }
-        List<Compiled> pending = new ArrayList<>(fused);
-        pending.sort((a, b) -> Integer.compare(a.firstNode(), b.firstNode()));
-        List<Compiled> done = new ArrayList<>();
-        Set<Compiled> doneSet = new HashSet<>();
-        while (!pending.isEmpty()) {
-            Compiled next = null;
-            for (Compiled c : pending) {
-                boolean ready = true;
-                for (String in : c.node().inputNames()) {
-                    Compiled p = producer.get(in);
-                    if (p != null && p != c && !doneSet.contains(p)) {
-                        ready = false;
-                        break;
-                    }
-                }
-                if (ready) {
-                    next = c;
-                    break;
+        int[] pending = new int[fused.size()];
+        List<List<Integer>> dependents = new ArrayList<>(fused.size());
+        for (int i = 0; i < fused.size(); i++) {
+            dependents.add(new ArrayList<>(1));
+        }
+        for (int i = 0; i < fused.size(); i++) {
+            Set<Integer> waitsFor = new HashSet<>();
+            for (String in : fused.get(i).node().inputNames()) {
+                Integer p = producer.get(in);
+                if (p != null && p != i && waitsFor.add(p)) {
+                    pending[i]++;
+                    dependents.get(p).add(i);
                 }
             }
-            if (next == null) {
-                throw new OrtexException(ErrorCode.INVALID_GRAPH, "the partitions depend on each other in a cycle");
+        }
+        PriorityQueue<Integer> ready = new PriorityQueue<>(Comparator
+                .comparingInt((Integer i) -> fused.get(i).firstNode()).thenComparingInt(i -> i));
+        for (int i = 0; i < fused.size(); i++) {
+            if (pending[i] == 0) {
+                ready.add(i);
             }
-            pending.remove(next);
-            done.add(next);
-            doneSet.add(next);
+        }
+        List<Compiled> done = new ArrayList<>(fused.size());
+        while (!ready.isEmpty()) {
+            int next = ready.poll();
+            done.add(fused.get(next));
+            for (int d : dependents.get(next)) {
+                if (--pending[d] == 0) {
+                    ready.add(d);
+                }
+            }
+        }
+        if (done.size() != fused.size()) {
+            throw new OrtexException(ErrorCode.INVALID_GRAPH, "the partitions depend on each other in a cycle");
         }
         return done;
     }
@@ -221,15 +233,5 @@ final class ExecutionPlan {
             names.add(v.name());
         }
         return names;
-    }
-
-    static int firstIndex(List<NodeView> graphOrder, List<NodeView> group) {
-        Set<NodeView> members = new HashSet<>(group);
-        for (int i = 0; i < graphOrder.size(); i++) {
-            if (members.contains(graphOrder.get(i))) {
-                return i;
-            }
-        }
-        return Integer.MAX_VALUE;
     }
 }

@@ -195,14 +195,16 @@ final class SessionCompiler {
             generation.progress(0, total);
         }
         List<CompiledGroup> done = new ArrayList<>();
+        Map<Graph, Map<NodeView, Integer>> positions = new IdentityHashMap<>();
         for (EpInstance inst : eps) {
             ExecutionProvider ep = inst.ep();
-            List<GraphView> views = new ArrayList<>();
+            List<GroupGraphView> views = new ArrayList<>();
             List<FusedNode> fused = new ArrayList<>();
             List<Graph> owners = new ArrayList<>();
             List<Partitioner.Group> mine = new ArrayList<>();
             int n = 0;
             for (Graph g : graphs) {
+                Map<NodeView, Integer> order = positions.computeIfAbsent(g, GroupGraphView::positions);
                 for (Partitioner.Group group : groups.get(g)) {
                     if (group.ep() != ep) {
                         continue;
@@ -210,7 +212,7 @@ final class SessionCompiler {
                     String metadef = ep.name() + "_" + hash + "_" + n++;
                     String name = ep.name() + "_" + metadef + "_" + counter++;
                     GroupGraphView view = new GroupGraphView(g, metadef, group.nodes(), group.options(),
-                            contextFolder);
+                            contextFolder, order);
                     views.add(view);
                     fused.add(new FusedNodeImpl(name, ExecutionPlan.names(view.inputs()),
                             ExecutionPlan.names(view.outputs())));
@@ -221,7 +223,7 @@ final class SessionCompiler {
             if (views.isEmpty()) {
                 continue;
             }
-            List<ComputeKernel> kernels = ep.compile(views, fused);
+            List<ComputeKernel> kernels = ep.compile(List.copyOf(views), fused);
             if (kernels == null || kernels.size() != views.size() || kernels.contains(null)) {
                 if (kernels != null) {
                     inst.kernels().addAll(kernels.stream().filter(k -> k != null).toList());
@@ -235,7 +237,7 @@ final class SessionCompiler {
             for (int i = 0; i < views.size(); i++) {
                 Graph g = owners.get(i);
                 compiled.computeIfAbsent(g, k -> new ArrayList<>()).add(new ExecutionPlan.Compiled(fused.get(i),
-                        ep.name(), device, kernels.get(i), ExecutionPlan.firstIndex(g.nodes(), mine.get(i).nodes())));
+                        ep.name(), device, kernels.get(i), views.get(i).firstPosition()));
                 for (NodeView node : mine.get(i).nodes()) {
                     where.put(node, new String[] {ep.name(), fused.get(i).name()});
                 }

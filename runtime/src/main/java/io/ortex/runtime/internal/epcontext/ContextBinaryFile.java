@@ -58,6 +58,17 @@ public final class ContextBinaryFile {
      * @throws IllegalArgumentException when a partition name is empty or too long
      */
     public static void write(Path target, Map<String, byte[]> payloads) {
+        ModelWriter.writeAtomically(target, content(payloads));
+    }
+
+    /**
+     * Gives the bytes of a context binary, to be written.
+     *
+     * @param payloads the payloads by partition name, in writing order
+     * @return the content
+     * @throws IllegalArgumentException when a partition name is empty or too long
+     */
+    static ModelWriter.Content content(Map<String, byte[]> payloads) {
         byte[][] names = new byte[payloads.size()][];
         int indexBytes = 0;
         int i = 0;
@@ -80,12 +91,12 @@ public final class ContextBinaryFile {
         CRC32C c = new CRC32C();
         c.update(head.array(), 0, head.position());
         head.putInt((int) c.getValue());
-        ModelWriter.writeAtomically(target, out -> {
+        return out -> {
             out.write(head.array());
             for (byte[] data : payloads.values()) {
                 out.write(data);
             }
-        });
+        };
     }
 
     /**

@@ -17,11 +17,13 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.PriorityQueue;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -147,7 +149,11 @@ public final class Graph implements GraphView {
                 node.putAttribute(AttributeDecoder.decode(this, node, ap, depth));
             }
         }
+        Set<String> listed = new HashSet<>();
         for (ValueInfoProto vi : proto.getOutputList()) {
+            if (!listed.add(vi.getName())) {
+                throw new InvalidModelException(where() + "graph output '" + vi.getName() + "' is listed twice");
+            }
             Value v = values.get(vi.getName());
             if (v == null) {
                 v = outer == null ? null : lookUpOuter(vi.getName());
@@ -326,6 +332,11 @@ public final class Graph implements GraphView {
         for (int i = 0; i < d.length; i++) {
             TensorShapeProto.Dimension dim = dims.get(i);
             d[i] = dim.hasDimValue() ? dim.getDimValue() : -1;
+            if (d[i] < -1) {
+                // -1 is what some exporters write for a dimension of unknown size; other negatives mean nothing
+                throw new InvalidModelException("value '" + vi.getName() + "' declares dimension " + i + " as "
+                        + d[i] + "; a dimension is a size of 0 or more, or symbolic");
+            }
             names.add(dim.hasDimParam() ? dim.getDimParam() : "");
         }
         return new TensorInfo(vi.getName(), type, d, names);

@@ -215,7 +215,7 @@ class MainBadInputTest {
     void tensorFileOfTheWrongShape() throws IOException {
         Path t = dir.resolve("wrong.pb");
         TensorFiles.write(Tensor.ofFloats(new float[4], 2, 2), "x", t);
-        assertBadInput("'x'", "run", good().toString(), "--input", "x=" + t);
+        assertBadInput("'x'", "run", good().toString(), "--input", "x=" + t, "--random-inputs");
     }
 
     @Test
@@ -255,5 +255,60 @@ class MainBadInputTest {
         assertEquals(2, r.status(), r.toString());
         assertTrue(r.errLines().get(0).startsWith("ortex: "), r.toString());
         assertTrue(r.errLines().size() > 1 && r.err().contains("\tat "), r.toString());
+    }
+
+    @Test
+    void anInputLeftOutWhenOthersAreGivenIsAnError() throws IOException {
+        Path x = dir.resolve("x.pb");
+        TensorFiles.write(Tensor.ofFloats(new float[6], 2, 3), "x", x);
+        assertBadInput("'y' is not given", "run", good().toString(), "--input", "x=" + x);
+    }
+
+    @Test
+    void anInputsFolderWithNoneOfTheModelsInputsIsAnError() throws IOException {
+        Path empty = Files.createDirectories(dir.resolve("empty_set"));
+        Files.write(empty.resolve("input_7.pb"), new byte[0]);
+        assertBadInput("holds none of the model's inputs", "run", good().toString(), "--inputs", empty.toString());
+        Path half = Files.createDirectories(dir.resolve("half_set"));
+        TensorFiles.write(Tensor.ofFloats(new float[6], 2, 3), "x", half.resolve("input_0.pb"));
+        assertBadInput("'y' is not given", "run", good().toString(), "--inputs", half.toString());
+    }
+
+    @Test
+    void aShapeForAnInputGivenFromAFileIsAnError() throws IOException {
+        Path x = dir.resolve("x.pb");
+        TensorFiles.write(Tensor.ofFloats(new float[6], 2, 3), "x", x);
+        assertBadInput("--shape x", "run", good().toString(), "--input", "x=" + x, "--random-inputs",
+                "--shape", "x=2x3");
+    }
+
+    @Test
+    void aDeclaredNegativeDimensionIsBadInput() throws IOException {
+        Models.Builder b = Models.builder().node("Relu", "r", List.of("x"), List.of("out")).output("out", 2);
+        b.graph.addInput(io.ortex.onnx.proto.Onnx.ValueInfoProto.newBuilder().setName("x")
+                .setType(io.ortex.onnx.proto.Onnx.TypeProto.newBuilder().setTensorType(
+                        io.ortex.onnx.proto.Onnx.TypeProto.Tensor.newBuilder().setElemType(Models.FLOAT)
+                                .setShape(io.ortex.onnx.proto.Onnx.TensorShapeProto.newBuilder().addDim(
+                                        io.ortex.onnx.proto.Onnx.TensorShapeProto.Dimension.newBuilder()
+                                                .setDimValue(-5))))));
+        Path m = b.write(dir.resolve("neg.onnx"));
+        assertBadInput("-5", "run", m.toString());
+    }
+
+    @Test
+    void aGraphOutputListedTwiceIsBadInput() throws IOException {
+        Path m = Models.builder().input("x", 2).node("Relu", "r", List.of("x"), List.of("out"))
+                .output("out", 2).output("out", 2).write(dir.resolve("twice.onnx"));
+        assertBadInput("graph output 'out' is listed twice", "run", m.toString());
+    }
+
+    @Test
+    void registeringWhatIsNotAnEpJarSaysWhy() throws IOException {
+        assertBadInput("does not exist", "run", good().toString(), "--register",
+                "lib=" + dir.resolve("absent.jar"));
+        Path notZip = Files.write(dir.resolve("text.jar"), "not a zip".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertBadInput("is not a jar (zip) file", "run", good().toString(), "--register", "lib=" + notZip);
+        Path folder = Files.createDirectories(dir.resolve("folder.jar"));
+        assertBadInput("is a folder", "run", good().toString(), "--register", "lib=" + folder);
     }
 }

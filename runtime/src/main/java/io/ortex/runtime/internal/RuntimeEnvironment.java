@@ -22,10 +22,13 @@ import io.ortex.runtime.internal.cache.CompileCache;
 import io.ortex.runtime.internal.epcontext.CompatibilityCheck;
 import io.ortex.runtime.internal.epcontext.EpContextGeneration;
 import io.ortex.runtime.internal.epcontext.SharedContextStore;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.net.MalformedURLException;
 import java.net.URL;
 import java.net.URLClassLoader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -39,6 +42,8 @@ import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
 
 /**
  * The runtime's {@link Environment}: hardware devices, the EP registry with its libraries and leases, and the
@@ -219,10 +224,7 @@ public final class RuntimeEnvironment implements Environment {
         if (name == null || name.isBlank()) {
             throw new InvalidArgumentException("an EP library needs a registration name");
         }
-        if (jar == null || !Files.isRegularFile(jar)) {
-            throw new InvalidArgumentException(ErrorCode.NO_SUCH_FILE, "EP library '" + name + "': " + jar
-                    + " is not a jar file", null);
-        }
+        checkJar(name, jar);
         URLClassLoader loader;
         try {
             loader = new URLClassLoader("ortex-ep-" + name, new URL[] {jar.toUri().toURL()},
@@ -233,12 +235,22 @@ public final class RuntimeEnvironment implements Environment {
         }
         try {
             List<EpFactory> factories = new ArrayList<>();
+            List<String> elsewhere = new ArrayList<>();
             for (ServiceLoader.Provider<EpFactory> p : ServiceLoader.load(EpFactory.class, loader).stream().toList()) {
                 if (p.type().getClassLoader() == loader) {
                     factories.add(p.get());
+                } else {
+                    elsewhere.add(p.type().getName());
                 }
             }
             if (factories.isEmpty()) {
+                List<String> declared = declaredProviders(jar);
+                if (!declared.isEmpty() && elsewhere.containsAll(declared)) {
+                    throw new InvalidArgumentException("EP library '" + name + "': " + jar + " declares "
+                            + String.join(", ", declared) + ", but the application already loads "
+                            + (declared.size() == 1 ? "that class" : "those classes")
+                            + " from its class or module path, so the jar adds no EP; its EPs are registered already");
+                }
                 throw new InvalidArgumentException("EP library '" + name + "': " + jar + " declares no "
                         + EpFactory.class.getName() + " provider in META-INF/services");
             }
@@ -251,6 +263,48 @@ public final class RuntimeEnvironment implements Environment {
             closeQuietly(loader);
             throw e;
         }
+    }
+
+    /** Refuses a library path that is missing, a folder, or not a jar (zip) file, each with its own message. */
+    private static void checkJar(String name, Path jar) {
+        if (jar == null || !Files.exists(jar)) {
+            throw new InvalidArgumentException(ErrorCode.NO_SUCH_FILE, "EP library '" + name + "': " + jar
+                    + " does not exist", null);
+        }
+        if (Files.isDirectory(jar)) {
+            throw new InvalidArgumentException(ErrorCode.NO_SUCH_FILE, "EP library '" + name + "': " + jar
+                    + " is a folder, not a jar file", null);
+        }
+        try (JarFile ignored = new JarFile(jar.toFile())) {
+            // readable as a zip: the class loader can use it
+        } catch (IOException e) {
+            throw new InvalidArgumentException(ErrorCode.INVALID_ARGUMENT, "EP library '" + name + "': " + jar
+                    + " is not a jar (zip) file" + (e.getMessage() == null ? "" : ": " + e.getMessage()), e);
+        }
+    }
+
+    /** The provider classes a jar names in its {@code META-INF/services} file for {@link EpFactory}. */
+    private static List<String> declaredProviders(Path jar) {
+        List<String> names = new ArrayList<>();
+        try (JarFile file = new JarFile(jar.toFile())) {
+            JarEntry entry = file.getJarEntry("META-INF/services/" + EpFactory.class.getName());
+            if (entry == null) {
+                return names;
+            }
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(file.getInputStream(entry),
+                    StandardCharsets.UTF_8))) {
+                for (String line = in.readLine(); line != null; line = in.readLine()) {
+                    int hash = line.indexOf('#');
+                    String provider = (hash >= 0 ? line.substring(0, hash) : line).trim();
+                    if (!provider.isEmpty()) {
+                        names.add(provider);
+                    }
+                }
+            }
+        } catch (IOException e) {
+            // the jar was readable a moment ago; without its list the plain message applies
+        }
+        return names;
     }
 
     private static void closeQuietly(URLClassLoader loader) {

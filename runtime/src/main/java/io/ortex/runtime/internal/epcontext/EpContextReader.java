@@ -67,7 +67,7 @@ public final class EpContextReader {
             payload = ContextBinaryFile.read(contextBinary(what, cache.getS().toStringUtf8(), contextFolder),
                     requirePartition(what, partition), what);
         }
-        return new EpContextNode(node.name(), node.stringAttr(EpContextNode.SOURCE, ""), main, embedMode == 1,
+        return new EpContextNode(node.displayName(), node.stringAttr(EpContextNode.SOURCE, ""), main, embedMode == 1,
                 node.stringAttr(EpContextNode.EP_SDK_VERSION, ""), partition,
                 node.stringAttr(EpContextNode.HARDWARE_ARCHITECTURE, ""), node.stringAttr(EpContextNode.NOTES, ""),
                 payload, sharedBlobs(node, what, contextFolder));

@@ -2,6 +2,7 @@ package io.ortex.onnx;
 
 import com.google.protobuf.ByteString;
 import io.ortex.api.InvalidArgumentException;
+import io.ortex.api.Names;
 import io.ortex.api.OrtexException;
 import io.ortex.onnx.proto.Onnx.GraphProto;
 import io.ortex.onnx.proto.Onnx.ModelProto;
@@ -83,7 +84,7 @@ public final class ModelWriter {
             throw new InvalidArgumentException(e.getMessage());
         }
         if (dataFile.equals(modelFile)) {
-            throw new InvalidArgumentException("external data file '" + externalName + "' is the model file "
+            throw new InvalidArgumentException("external data file " + Names.quote(externalName) + " is the model file "
                     + target + " itself");
         }
         GraphProto.Builder graph = model.getGraph().toBuilder();

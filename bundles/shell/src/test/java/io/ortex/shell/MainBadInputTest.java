@@ -311,4 +311,43 @@ class MainBadInputTest {
         Path folder = Files.createDirectories(dir.resolve("folder.jar"));
         assertBadInput("is a folder", "run", good().toString(), "--register", "lib=" + folder);
     }
+
+    @Test
+    void namesFromTheModelAreEscapedAndTheErrorStaysOneLine() throws IOException {
+        String hostile = "evil\nortex: forged line\u001b[31m\u0000\r'";
+        Path p = Models.builder()
+                .input("x", 2)
+                .node("Frobnicate", hostile, List.of("x"), List.of("out"))
+                .output("out", 2)
+                .write(dir.resolve("hostile.onnx"));
+        Cli r = Cli.run("run", p.toString());
+        assertEquals(1, r.errLines().size(), r.toString());
+        String line = r.errLines().get(0);
+        assertTrue(line.contains("'evil\\nortex: forged line\\x1b[31m\\x00\\r\\''"), line);
+        assertFalse(r.err().chars().anyMatch(c -> c < 0x20 && c != '\n'), "no control character: " + r);
+    }
+
+    @Test
+    void aModelGivenAsAnInputTensorPrintsNoControlCharacters() throws IOException {
+        Path m = good();
+        Cli r = Cli.run("run", m.toString(), "--input", "x=" + m, "--random-inputs");
+        assertEquals(2, r.status(), r.toString());
+        assertEquals(1, r.errLines().size(), r.toString());
+        assertFalse(r.err().chars().anyMatch(c -> c < 0x20 && c != '\n'), "no control character: " + r);
+    }
+
+    @Test
+    void anOutputTooLargeForMemoryFailsNamingTheNodeNotAsAnInternalError() throws IOException {
+        // the probe's ConstantOfShape [40000, 40000]: 6.4 GB of float32 in one array
+        Models.Builder b = Models.builder().output("y", 40_000, 40_000);
+        b.graph.addInitializer(io.ortex.onnx.proto.Onnx.TensorProto.newBuilder().setName("shape")
+                .setDataType(io.ortex.onnx.proto.Onnx.TensorProto.DataType.INT64_VALUE).addDims(2)
+                .addInt64Data(40_000).addInt64Data(40_000));
+        b.node("ConstantOfShape", "huge", List.of("shape"), List.of("y"));
+        Path m = b.write(dir.resolve("huge.onnx"));
+        Cli r = Cli.run("run", m.toString(), "--config", "ortex.limits.run_bytes=1000000000");
+        assertError(1, "node 'huge' (ConstantOfShape)", "run", m.toString(), "--config",
+                "ortex.limits.run_bytes=1000000000");
+        assertTrue(r.err().contains("ortex.limits.run_bytes"), r.toString());
+    }
 }

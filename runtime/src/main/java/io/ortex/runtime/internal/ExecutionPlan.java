@@ -1,7 +1,11 @@
 package io.ortex.runtime.internal;
 
 import io.ortex.api.ErrorCode;
+import io.ortex.api.Names;
 import io.ortex.api.OrtexException;
+import io.ortex.api.ResourceLimitException;
+import io.ortex.api.ResourceLimits;
+import io.ortex.api.RunMemory;
 import io.ortex.api.Tensor;
 import io.ortex.api.spi.ComputeKernel;
 import io.ortex.api.spi.DataTransfer;
@@ -201,6 +205,7 @@ final class ExecutionPlan {
      * @param context the kernels' context
      */
     void execute(Map<String, Tensor> values, KernelContext context) {
+        RunMemory.Budget budget = RunMemory.current();
         for (Step s : steps) {
             Tensor[] in = new Tensor[s.inputs().length];
             for (int i = 0; i < in.length; i++) {
@@ -210,20 +215,46 @@ final class ExecutionPlan {
                     in[i] = copy.transfer().copy(in[i], copy.source(), copy.target());
                 }
             }
-            Tensor[] out = s.kernel().compute(context, in);
+            Tensor[] out = compute(s, context, in);
             if (out == null || out.length != s.outputs().length) {
-                throw new OrtexException(ErrorCode.RUNTIME_EXCEPTION, "partition '" + s.name() + "' of EP "
+                throw new OrtexException(ErrorCode.RUNTIME_EXCEPTION, "partition " + Names.quote(s.name()) + " of EP "
                         + s.ep() + " returned " + (out == null ? "nothing" : out.length + " outputs") + ", expected "
                         + s.outputs().length);
             }
             for (int i = 0; i < out.length; i++) {
                 if (out[i] != null) {
                     values.put(s.outputs()[i], out[i]);
+                    if (budget != null) {
+                        budget.hold(RunMemory.bytes(out[i]));
+                    }
                 }
             }
             for (String f : s.freeAfter()) {
-                values.remove(f);
+                Tensor freed = values.remove(f);
+                if (budget != null && freed != null) {
+                    budget.release(RunMemory.bytes(freed));
+                }
             }
+        }
+    }
+
+    /**
+     * Runs one step's kernel. What the kernel throws beyond the runtime's own exceptions (an EP's bug) fails this run
+     * only, naming the partition and its EP; running out of memory does too, since the failed allocation holds
+     * nothing.
+     */
+    private static Tensor[] compute(Step s, KernelContext context, Tensor[] in) {
+        try {
+            return s.kernel().compute(context, in);
+        } catch (OrtexException e) {
+            throw e;
+        } catch (OutOfMemoryError e) {
+            throw new ResourceLimitException(ErrorCode.RUNTIME_EXCEPTION, "partition " + Names.quote(s.name())
+                    + " of EP " + s.ep() + " ran out of memory (" + e.getMessage() + "); give the JVM more heap (-Xmx)"
+                    + " or limit the run (" + ResourceLimits.RUN_BYTES + ")", null);
+        } catch (RuntimeException | StackOverflowError e) {
+            throw new OrtexException(ErrorCode.RUNTIME_EXCEPTION, "partition " + Names.quote(s.name()) + " of EP "
+                    + s.ep() + " failed: " + e, e);
         }
     }
 

@@ -1,6 +1,7 @@
 package io.ortex.runtime.internal;
 
 import io.ortex.api.InvalidArgumentException;
+import io.ortex.api.Names;
 import io.ortex.api.spi.EpContextNode;
 import io.ortex.api.spi.FusionOptions;
 import io.ortex.api.spi.GraphView;
@@ -201,7 +202,7 @@ final class GroupGraphView implements GraphView {
     @Override
     public EpContextNode epContext(NodeView node) {
         if (!nodes.contains(node) || !(node instanceof Node n)) {
-            throw new InvalidArgumentException("node '" + node.displayName() + "' is not a node of " + name);
+            throw new InvalidArgumentException("node " + Names.quote(node.displayName()) + " is not a node of " + name);
         }
         return EpContextReader.read(n, contextFolder);
     }

@@ -1,5 +1,6 @@
 package io.ortex.runtime.internal;
 
+import io.ortex.api.Names;
 import io.ortex.api.NotImplementedException;
 import io.ortex.api.spi.EpContextNode;
 import io.ortex.api.spi.ExecutionProvider;
@@ -88,13 +89,14 @@ final class Partitioner {
         }
         for (NodeView n : graph.nodes()) {
             if (!owner.containsKey(n) && EpContextNode.isEpContext(n)) {
-                throw new NotImplementedException("EPContext node '" + n.displayName() + "' (source '"
+                throw new NotImplementedException("EPContext node " + Names.quote(n.displayName()) + " (source '"
                         + n.stringAttr(EpContextNode.SOURCE, "") + "') is not claimed by any EP of this session ("
                         + eps.stream().map(ExecutionProvider::name).collect(Collectors.joining(", "))
                         + "): the EP that compiled it is not selected or not registered");
             }
             if (!owner.containsKey(n)) {
-                throw new NotImplementedException("node '" + n.displayName() + "' (op " + opName(n) + ", opset "
+                throw new NotImplementedException("node " + Names.quote(n.displayName()) + " (op " + opName(n)
+                        + ", opset "
                         + n.opsetVersion() + ") is not supported by any EP of this session ("
                         + eps.stream().map(ExecutionProvider::name).collect(Collectors.joining(", ")) + ")");
             }
@@ -271,7 +273,7 @@ final class Partitioner {
         private void add(List<NodeView> nodes, FusionOptions options) {
             for (NodeView n : nodes) {
                 if (!graphNodes.contains(n)) {
-                    refusal = "it claimed node '" + n.displayName() + "', which is not in this graph";
+                    refusal = "it claimed node " + Names.quote(n.displayName()) + ", which is not in this graph";
                     return;
                 }
             }

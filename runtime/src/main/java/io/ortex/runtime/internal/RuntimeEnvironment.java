@@ -11,7 +11,9 @@ import io.ortex.api.ErrorCode;
 import io.ortex.api.HardwareDevice;
 import io.ortex.api.InvalidArgumentException;
 import io.ortex.api.ModelCompiler;
+import io.ortex.api.Names;
 import io.ortex.api.OrtexException;
+import io.ortex.api.ResourceLimits;
 import io.ortex.api.Session;
 import io.ortex.api.SessionOptions;
 import io.ortex.api.spi.EpFactory;
@@ -68,6 +70,7 @@ public final class RuntimeEnvironment implements Environment {
     private final AtomicLong sessionCounter = new AtomicLong();
     private final AtomicLong queryCounter = new AtomicLong();
     private volatile boolean closed;
+    private volatile Map<String, String> limitDefaults = Map.of();
 
     /**
      * Creates an environment and registers the built-in factories, each as a library named after its EP.
@@ -82,6 +85,7 @@ public final class RuntimeEnvironment implements Environment {
         this.selector = new EpSelector(CPU_EP, this::vendorIdOf);
         this.migrator = new SessionMigrator(registry, this::bind);
         registry.onRemoval(migrator::removalBegun);
+        limitDefaults(config);
         for (EpFactory f : builtIn) {
             registry.register(f.name(), List.of(f), null);
         }
@@ -119,14 +123,37 @@ public final class RuntimeEnvironment implements Environment {
     @Override
     public Session createSession(Path model, SessionOptions options) {
         checkOpen();
-        return open(ModelReader.read(model), options);
+        return open(ModelReader.read(model, limits(options)), options);
+    }
+
+    /** The resource limits of a session: its own entries, else the environment's, else the defaults. */
+    private ResourceLimits limits(SessionOptions options) {
+        return ResourceLimits.of(options.config(), limitDefaults);
+    }
+
+    /**
+     * Replaces the environment's resource limits (its {@value ResourceLimits#PREFIX}* entries), which apply to the
+     * sessions created from now on that do not set their own.
+     *
+     * @param config entries, of which those starting with {@value ResourceLimits#PREFIX} are taken
+     * @throws InvalidArgumentException when a limit is not a whole number of 0 or more, naming its key
+     */
+    public void limitDefaults(Map<String, String> config) {
+        Map<String, String> limits = new java.util.TreeMap<>();
+        config.forEach((k, v) -> {
+            if (k.startsWith(ResourceLimits.PREFIX)) {
+                limits.put(k, v);
+            }
+        });
+        ResourceLimits.of(Map.of(), limits);
+        this.limitDefaults = Map.copyOf(limits);
     }
 
     @Override
     public Session createSession(byte[] model, SessionOptions options) {
         checkOpen();
         String folder = options.configValue(SessionOptions.MODEL_EXTERNAL_INITIALIZERS_FOLDER, null);
-        return open(ModelReader.read(model, folder == null ? null : Path.of(folder)), options);
+        return open(ModelReader.read(model, folder == null ? null : Path.of(folder), limits(options)), options);
     }
 
     private Session open(OnnxModel model, SessionOptions options) {
@@ -230,7 +257,8 @@ public final class RuntimeEnvironment implements Environment {
             loader = new URLClassLoader("ortex-ep-" + name, new URL[] {jar.toUri().toURL()},
                     EpFactory.class.getClassLoader());
         } catch (MalformedURLException e) {
-            throw new InvalidArgumentException(ErrorCode.INVALID_ARGUMENT, "EP library '" + name + "': bad path "
+            throw new InvalidArgumentException(ErrorCode.INVALID_ARGUMENT, "EP library " + Names.quote(name)
+                    + ": bad path "
                     + jar, e);
         }
         try {
@@ -246,18 +274,18 @@ public final class RuntimeEnvironment implements Environment {
             if (factories.isEmpty()) {
                 List<String> declared = declaredProviders(jar);
                 if (!declared.isEmpty() && elsewhere.containsAll(declared)) {
-                    throw new InvalidArgumentException("EP library '" + name + "': " + jar + " declares "
+                    throw new InvalidArgumentException("EP library " + Names.quote(name) + ": " + jar + " declares "
                             + String.join(", ", declared) + ", but the application already loads "
                             + (declared.size() == 1 ? "that class" : "those classes")
                             + " from its class or module path, so the jar adds no EP; its EPs are registered already");
                 }
-                throw new InvalidArgumentException("EP library '" + name + "': " + jar + " declares no "
+                throw new InvalidArgumentException("EP library " + Names.quote(name) + ": " + jar + " declares no "
                         + EpFactory.class.getName() + " provider in META-INF/services");
             }
             registry.register(name, factories, loader);
         } catch (ServiceConfigurationError e) {
             closeQuietly(loader);
-            throw new InvalidArgumentException(ErrorCode.INVALID_ARGUMENT, "EP library '" + name + "': "
+            throw new InvalidArgumentException(ErrorCode.INVALID_ARGUMENT, "EP library " + Names.quote(name) + ": "
                     + e.getMessage(), e);
         } catch (RuntimeException | Error e) {
             closeQuietly(loader);
@@ -268,17 +296,18 @@ public final class RuntimeEnvironment implements Environment {
     /** Refuses a library path that is missing, a folder, or not a jar (zip) file, each with its own message. */
     private static void checkJar(String name, Path jar) {
         if (jar == null || !Files.exists(jar)) {
-            throw new InvalidArgumentException(ErrorCode.NO_SUCH_FILE, "EP library '" + name + "': " + jar
+            throw new InvalidArgumentException(ErrorCode.NO_SUCH_FILE, "EP library " + Names.quote(name) + ": " + jar
                     + " does not exist", null);
         }
         if (Files.isDirectory(jar)) {
-            throw new InvalidArgumentException(ErrorCode.NO_SUCH_FILE, "EP library '" + name + "': " + jar
+            throw new InvalidArgumentException(ErrorCode.NO_SUCH_FILE, "EP library " + Names.quote(name) + ": " + jar
                     + " is a folder, not a jar file", null);
         }
         try (JarFile ignored = new JarFile(jar.toFile())) {
             // readable as a zip: the class loader can use it
         } catch (IOException e) {
-            throw new InvalidArgumentException(ErrorCode.INVALID_ARGUMENT, "EP library '" + name + "': " + jar
+            throw new InvalidArgumentException(ErrorCode.INVALID_ARGUMENT, "EP library " + Names.quote(name) + ": "
+                    + jar
                     + " is not a jar (zip) file" + (e.getMessage() == null ? "" : ": " + e.getMessage()), e);
         }
     }
@@ -333,7 +362,7 @@ public final class RuntimeEnvironment implements Environment {
         try {
             f = registry.acquire(lease, List.of(epName)).get(epName);
         } catch (OrtexException e) {
-            throw new InvalidArgumentException("no EP named '" + epName + "' is registered");
+            throw new InvalidArgumentException("no EP named " + Names.quote(epName) + " is registered");
         }
         try {
             DeviceIncompatibility d = f.deviceIncompatibility(device);
@@ -361,10 +390,10 @@ public final class RuntimeEnvironment implements Environment {
     OnnxModel readModel(Path file, byte[] bytes, SessionOptions options) {
         checkOpen();
         if (file != null) {
-            return ModelReader.read(file);
+            return ModelReader.read(file, limits(options));
         }
         String folder = options.configValue(SessionOptions.MODEL_EXTERNAL_INITIALIZERS_FOLDER, null);
-        return ModelReader.read(bytes, folder == null ? null : Path.of(folder));
+        return ModelReader.read(bytes, folder == null ? null : Path.of(folder), limits(options));
     }
 
     @Override
@@ -487,7 +516,8 @@ public final class RuntimeEnvironment implements Environment {
                 }
                 long waited = Duration.ofNanos(System.nanoTime() - started).toSeconds();
                 if (!fail) {
-                    LOG.log(System.Logger.Level.WARNING, "EP library '" + name + "' (" + String.join(", ", eps)
+                    LOG.log(System.Logger.Level.WARNING, "EP library " + Names.quote(name) + " ("
+                            + String.join(", ", eps)
                             + ") is still held after " + waited + " s by " + holders + "; waiting for them to close");
                     continue;
                 }
@@ -495,9 +525,9 @@ public final class RuntimeEnvironment implements Environment {
                     for (InferenceSession s : sessions) {
                         if (s.id().equals(lease.sessionId())) {
                             LOG.log(System.Logger.Level.WARNING, "failing session " + lease + ": it still holds EP "
-                                    + "library '" + name + "' after " + waited + " s");
-                            s.fail("EP " + String.join(", ", eps) + " is unavailable: its library '" + name
-                                    + "' was removed while session " + s.id() + " held it");
+                                    + "library " + Names.quote(name) + " after " + waited + " s");
+                            s.fail("EP " + String.join(", ", eps) + " is unavailable: its library "
+                                    + Names.quote(name) + " was removed while session " + s.id() + " held it");
                         }
                     }
                 }

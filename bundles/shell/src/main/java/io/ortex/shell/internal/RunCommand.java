@@ -1,6 +1,7 @@
 package io.ortex.shell.internal;
 
 import io.ortex.api.Environment;
+import io.ortex.api.Names;
 import io.ortex.api.NodeAssignment;
 import io.ortex.api.Session;
 import io.ortex.api.Tensor;
@@ -136,8 +137,9 @@ public final class RunCommand {
         }
         for (Map.Entry<String, String> e : o.keyValues("--input").entrySet()) {
             if (declared.stream().noneMatch(d -> d.name().equals(e.getKey()))) {
-                throw new UsageException("--input " + e.getKey() + ": the model has no input '" + e.getKey()
-                        + "'; its inputs are " + declared.stream().map(TensorInfo::name).toList());
+                throw new UsageException("--input " + e.getKey() + ": the model has no input "
+                        + Names.quote(e.getKey()) + "; its inputs are "
+                        + declared.stream().map(TensorInfo::name).toList());
             }
             given.put(e.getKey(), TensorFiles.read(Path.of(e.getValue())));
         }
@@ -146,7 +148,7 @@ public final class RunCommand {
             List<String> missing = declared.stream().map(TensorInfo::name).filter(n -> !given.containsKey(n))
                     .toList();
             if (!missing.isEmpty()) {
-                throw new UsageException("input '" + missing.get(0) + "' is not given" + (missing.size() > 1
+                throw new UsageException("input " + Names.quote(missing.get(0)) + " is not given" + (missing.size() > 1
                         ? " (nor " + String.join(", ", missing.subList(1, missing.size())) + ")" : "")
                         + ": give it with --input NAME=FILE.pb, or add --random-inputs to fill the inputs left out"
                         + " with random data");
@@ -155,11 +157,13 @@ public final class RunCommand {
         Map<String, long[]> shapes = new TreeMap<>();
         o.keyValues("--shape").forEach((k, v) -> {
             if (declared.stream().noneMatch(d -> d.name().equals(k))) {
-                throw new UsageException("--shape " + k + ": the model has no input '" + k + "'; its inputs are "
+                throw new UsageException("--shape " + k + ": the model has no input " + Names.quote(k)
+                        + "; its inputs are "
                         + declared.stream().map(TensorInfo::name).toList());
             }
             if (given.containsKey(k)) {
-                throw new UsageException("--shape " + k + ": input '" + k + "' is given from a file; --shape sizes"
+                throw new UsageException("--shape " + k + ": input " + Names.quote(k)
+                        + " is given from a file; --shape sizes"
                         + " random inputs only");
             }
             shapes.put(k, RandomInputs.parseShape(v, "--shape " + k));
@@ -238,16 +242,17 @@ public final class RunCommand {
 
     private static void text(PrintStream out, Path model, Session session, double createMs, Latency latency,
                              Map<String, Tensor> outputs, List<String> random, long seed) {
-        out.printf("model     %s%n", model);
+        Table.line(out, "model     %s", model);
         if (!random.isEmpty()) {
-            out.printf("inputs    random (seed %d): %s%n", seed, String.join(", ", random));
+            Table.line(out, "inputs    random (seed %d): %s", seed, String.join(", ", random));
         }
-        out.printf("EPs       %s%n", String.join(", ", session.executionProviders()));
+        Table.line(out, "EPs       %s", String.join(", ", session.executionProviders()));
         Map<String, Integer> perEp = new TreeMap<>();
         session.assignment().forEach(a -> perEp.merge(a.ep(), 1, Integer::sum));
-        perEp.forEach((ep, n) -> out.printf("          %d nodes on %s%n", n, ep));
+        perEp.forEach((ep, n) -> Table.line(out, "          %d nodes on %s", n, ep));
         for (Map.Entry<String, Tensor> e : outputs.entrySet()) {
-            out.printf("output    %s%n", e.getValue().toString().replaceFirst("^Tensor", e.getKey()));
+            Table.line(out, "output    %s%s", Names.escape(e.getKey()),
+                    e.getValue().toString().replaceFirst("^Tensor", ""));
         }
         out.printf("session   %.1f ms to create%n", createMs);
         out.printf("latency   min %.3f ms, median %.3f ms, p90 %.3f ms over %d runs%n", latency.min(),

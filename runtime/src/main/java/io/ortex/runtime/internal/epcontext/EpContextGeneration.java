@@ -5,6 +5,7 @@ import io.ortex.api.CompileResult;
 import io.ortex.api.ErrorCode;
 import io.ortex.api.InvalidArgumentException;
 import io.ortex.api.InvalidModelException;
+import io.ortex.api.Names;
 import io.ortex.api.OrtexException;
 import io.ortex.api.SessionOptions;
 import io.ortex.api.spi.EpContextNode;
@@ -127,7 +128,7 @@ public final class EpContextGeneration {
         NodeView compiled = findEpContext(model.graph());
         if (compiled != null) {
             throw new InvalidModelException(ErrorCode.INVALID_GRAPH, model.describe() + " is already compiled: it holds"
-                    + " EPContext node '" + compiled.displayName() + "' (source '"
+                    + " EPContext node " + Names.quote(compiled.displayName()) + " (source '"
                     + compiled.stringAttr(EpContextNode.SOURCE, "") + "'); load it without "
                     + SessionOptions.EP_CONTEXT_ENABLE + "=1, or re-compile the source model", null);
         }

@@ -1,6 +1,7 @@
 package io.ortex.runtime.internal.epcontext;
 
 import com.google.protobuf.ByteString;
+import io.ortex.api.Names;
 import io.ortex.api.SessionOptions;
 import io.ortex.api.spi.EpContextNode;
 import io.ortex.api.spi.ExternalDataInfo;
@@ -307,7 +308,7 @@ public final class EpContextModelBuilder {
         if (info == null) {
             return t;
         }
-        ByteBuffer bytes = ExternalData.bytes(info, "initializer '" + t.getName() + "'");
+        ByteBuffer bytes = ExternalData.bytes(info, "initializer " + Names.quote(t.getName()));
         return t.toBuilder().clearExternalData().clearDataLocation().setRawData(ByteString.copyFrom(bytes)).build();
     }
 

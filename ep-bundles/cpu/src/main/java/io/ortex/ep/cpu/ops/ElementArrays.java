@@ -1,6 +1,7 @@
 package io.ortex.ep.cpu.ops;
 
 import io.ortex.api.ElementType;
+import io.ortex.api.RunMemory;
 import java.lang.reflect.Array;
 import java.util.Arrays;
 
@@ -24,6 +25,7 @@ final class ElementArrays {
      * @return the array
      */
     static Object allocate(ElementType type, int n) {
+        RunMemory.check(type, n);
         Object a = Array.newInstance(type.storage().getComponentType(), n);
         if (a instanceof String[]) {
             Arrays.fill((String[]) a, "");

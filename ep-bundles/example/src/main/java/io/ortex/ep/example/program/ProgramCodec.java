@@ -1,5 +1,6 @@
 package io.ortex.ep.example.program;
 
+import io.ortex.api.Names;
 import io.ortex.api.Tensor;
 import io.ortex.api.spi.SharedBlob;
 import java.io.ByteArrayOutputStream;
@@ -181,18 +182,20 @@ public final class ProgramCodec {
                 for (int d = 0; d < rank; d++) {
                     shape[d] = b.getLong();
                     if (shape[d] < 0) {
-                        throw new IllegalArgumentException("weight '" + name + "' has a negative dimension");
+                        throw new IllegalArgumentException("weight " + Names.quote(name) + " has a negative dimension");
                     }
                     size *= shape[d];
                 }
                 int n = b.getInt();
                 int storage = format == 1 ? WEIGHT_INLINE : b.get();
                 if (n < 0 || storage == WEIGHT_INLINE && 4L * n > b.remaining()) {
-                    throw new IllegalArgumentException("weight '" + name + "': count " + n + " does not fit in the "
+                    throw new IllegalArgumentException("weight " + Names.quote(name) + ": count " + n
+                            + " does not fit in the "
                             + b.remaining() + " bytes left");
                 }
                 if (n != size) {
-                    throw new IllegalArgumentException("weight '" + name + "' holds " + n + " values for shape "
+                    throw new IllegalArgumentException("weight " + Names.quote(name) + " holds " + n
+                            + " values for shape "
                             + Arrays.toString(shape));
                 }
                 float[] data = new float[n];
@@ -203,12 +206,13 @@ public final class ProgramCodec {
                     String key = string(b);
                     byte[] blob = blobs.apply(key);
                     if (blob == null || blob.length != 4L * n) {
-                        throw new IllegalArgumentException("weight '" + name + "': shared blob " + key + " "
+                        throw new IllegalArgumentException("weight " + Names.quote(name) + ": shared blob " + key + " "
                                 + (blob == null ? "is missing" : "holds " + blob.length + " bytes, not " + 4L * n));
                     }
                     ByteBuffer.wrap(blob).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(data);
                 } else {
-                    throw new IllegalArgumentException("weight '" + name + "' has unknown storage " + storage);
+                    throw new IllegalArgumentException("weight " + Names.quote(name) + " has unknown storage "
+                            + storage);
                 }
                 weights.add(new PackedWeight(name, Tensor.ofFloats(data, shape)));
             }

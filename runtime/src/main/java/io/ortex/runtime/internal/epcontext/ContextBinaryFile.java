@@ -136,8 +136,7 @@ public final class ContextBinaryFile {
             long[] at = index(ch, file, what).get(partition);
             if (at == null) {
                 throw new InvalidModelException(what + ": context binary " + file + " has no partition "
-                        + Names.quote(partition
-                       ));
+                        + Names.quote(partition));
             }
             ByteBuffer b = readFully(ch, at[0], (int) at[1], file, what);
             byte[] data = new byte[(int) at[1]];

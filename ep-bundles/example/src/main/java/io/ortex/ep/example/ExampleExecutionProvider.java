@@ -115,10 +115,9 @@ final class ExampleExecutionProvider implements ExecutionProvider {
         try {
             program = ProgramCodec.read(node.payload(), key -> node.sharedBlob(key).orElseThrow(() ->
                     new IllegalArgumentException("the node lists no shared blob " + key)));
-        } catch (IllegalArgumentException e) {
-            throw new InvalidModelException("EPContext node " + Names.quote(node.name())
-                    + ": its payload is not a program this"
-                    + " EP can read: " + e.getMessage());
+        } catch (InvalidModelException e) {
+            throw new InvalidModelException("EPContext node " + Names.quote(node.name()) + ": its payload is "
+                    + e.getMessage());
         }
         if (!program.inputNames().equals(fused.inputNames()) || !program.outputNames().equals(fused.outputNames())) {
             throw new InvalidModelException("EPContext node " + Names.quote(node.name()) + ": its program takes "

@@ -1,5 +1,6 @@
 package io.ortex.ep.example.program;
 
+import io.ortex.api.InvalidModelException;
 import io.ortex.api.Names;
 import io.ortex.api.Tensor;
 import io.ortex.api.spi.SharedBlob;
@@ -143,7 +144,7 @@ public final class ProgramCodec {
      *
      * @param bytes the bytes written by {@link #write}
      * @return the program
-     * @throws IllegalArgumentException when the bytes are not a program of this format, are truncated, or describe an
+     * @throws InvalidModelException when the bytes are not a program of this format, are truncated, or describe an
      *     inconsistent program; the message says what is wrong
      */
     public static Program read(byte[] bytes) {
@@ -158,9 +159,17 @@ public final class ProgramCodec {
      * @param bytes the bytes written by {@link #write} or {@link #writeShared}
      * @param blobs gives a shared blob's bytes by key; it throws {@link IllegalArgumentException} when it has none
      * @return the program
-     * @throws IllegalArgumentException as {@link #read(byte[])}, and when a blob is missing or of the wrong size
+     * @throws InvalidModelException as {@link #read(byte[])}, and when a blob is missing or of the wrong size
      */
     public static Program read(byte[] bytes, Function<String, byte[]> blobs) {
+        try {
+            return decode(bytes, blobs);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidModelException("not a compiled program this EP can read: " + e.getMessage());
+        }
+    }
+
+    private static Program decode(byte[] bytes, Function<String, byte[]> blobs) {
         ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
         try {
             if (bytes.length < 8 || b.getInt() != MAGIC) {

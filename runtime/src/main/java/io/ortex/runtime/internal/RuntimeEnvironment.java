@@ -37,6 +37,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.ServiceConfigurationError;
@@ -170,10 +171,37 @@ public final class RuntimeEnvironment implements Environment {
      * @return the session
      */
     InferenceSession open(OnnxModel model, SessionOptions options, EpContextGeneration generation) {
+        SessionOptions current = options;
+        Set<String> skipped = new LinkedHashSet<>();
+        while (true) {
+            try {
+                return open(model, current, generation, skipped);
+            } catch (EpFailure f) {
+                if (!mayGoOnWithout(current, f.epName()) || !skipped.add(f.epName())) {
+                    throw f;
+                }
+                LOG.log(System.Logger.Level.WARNING, model.describe() + ": " + f.getMessage()
+                        + "; creating the session without EP " + f.epName() + " ("
+                        + SessionOptions.RETRY_WITHOUT_FAILED_EP + "=1)");
+                current = SessionMigrator.without(current, skipped);
+            }
+        }
+    }
+
+    /** Tells whether session creation may go on without an EP that failed. */
+    private boolean mayGoOnWithout(SessionOptions options, String epName) {
+        return "1".equals(options.configValue(SessionOptions.RETRY_WITHOUT_FAILED_EP,
+                SessionOptions.RETRY_WITHOUT_FAILED_EP_DEFAULT).trim())
+                && !"1".equals(options.configValue(SessionOptions.DISABLE_CPU_EP_FALLBACK, "0").trim())
+                && !CPU_EP.equals(epName);
+    }
+
+    private InferenceSession open(OnnxModel model, SessionOptions options, EpContextGeneration generation,
+                                  Set<String> skipped) {
         Map<String, String> metadata = ModelMetadata.of(model);
         String id = "s" + sessionCounter.incrementAndGet();
         SessionLease lease = new SessionLease(id, model.path().map(Object::toString).orElse("(bytes)"));
-        SessionMigrator.Bound bound = bind(lease, options, metadata);
+        SessionMigrator.Bound bound = bind(lease, options, metadata, skipped);
         try {
             InferenceSession[] self = new InferenceSession[1];
             CachedCompilation.Opener opener = (m, config, plan) -> {
@@ -222,11 +250,19 @@ public final class RuntimeEnvironment implements Environment {
      * @return the EPs chosen, leased
      */
     private SessionMigrator.Bound bind(SessionLease lease, SessionOptions options, Map<String, String> metadata) {
+        return bind(lease, options, metadata, Set.of());
+    }
+
+    /** Selects and leases a session's EPs among the active devices, leaving out the EPs named in {@code skipped}. */
+    private SessionMigrator.Bound bind(SessionLease lease, SessionOptions options, Map<String, String> metadata,
+                                       Set<String> skipped) {
         EpSelector.Selection selection;
         Map<String, EpFactory> factories;
         List<String> epNames;
         for (int attempt = 1; ; attempt++) {
-            selection = selector.select(options, registry.activeDevices(), metadata);
+            List<EpDevice> devices = registry.activeDevices().stream()
+                    .filter(d -> !skipped.contains(d.epName())).toList();
+            selection = selector.select(options, devices, metadata);
             epNames = selection.choices().stream().map(EpSelector.Choice::epName).toList();
             try {
                 factories = registry.acquire(lease, epNames);

@@ -120,8 +120,8 @@ final class SessionCompiler {
             Map<Graph, List<ExecutionPlan.Compiled>> compiled = new IdentityHashMap<>();
             Map<NodeView, String[]> where = new HashMap<>();
             Path contextFolder = settings.contextFolder(model.path().orElse(null));
-            List<CompiledGroup> done = compileAll(model, created, graphs, groups, compiled, where, contextFolder,
-                    generation);
+            List<CompiledGroup> done = compileAll(model, config, created, graphs, groups, compiled, where,
+                    contextFolder, generation);
             if (generation != null) {
                 generation.finish(model, savedPartitions(model, done), compatibility(model, created));
             }
@@ -135,7 +135,8 @@ final class SessionCompiler {
             return new Result(model, List.copyOf(created), Collections.unmodifiableMap(plans),
                     List.copyOf(assignment));
         } catch (RuntimeException e) {
-            release(created);
+            EpInstance stillCompiling = e instanceof EpFailure f ? f.abandoned() : null;
+            release(created.stream().filter(i -> i != stillCompiling).toList());
             throw e;
         }
     }
@@ -190,12 +191,14 @@ final class SessionCompiler {
         out.add(g);
     }
 
-    private static List<CompiledGroup> compileAll(OnnxModel model, List<EpInstance> eps, List<Graph> graphs,
+    private static List<CompiledGroup> compileAll(OnnxModel model, Map<String, String> config, List<EpInstance> eps,
+                                                  List<Graph> graphs,
                                                   Map<Graph, List<Partitioner.Group>> groups,
                                                   Map<Graph, List<ExecutionPlan.Compiled>> compiled,
                                                   Map<NodeView, String[]> where, Path contextFolder,
                                                   EpContextGeneration generation) {
         String hash = modelHash(model);
+        long timeoutMillis = EpCompileCall.timeoutMillis(config);
         int counter = 0;
         int total = groups.values().stream().mapToInt(List::size).sum();
         int finished = 0;
@@ -231,7 +234,7 @@ final class SessionCompiler {
             if (views.isEmpty()) {
                 continue;
             }
-            List<ComputeKernel> kernels = ep.compile(List.copyOf(views), fused);
+            List<ComputeKernel> kernels = EpCompileCall.compile(inst, List.copyOf(views), fused, timeoutMillis);
             if (kernels == null || kernels.size() != views.size() || kernels.contains(null)) {
                 if (kernels != null) {
                     inst.kernels().addAll(kernels.stream().filter(k -> k != null).toList());

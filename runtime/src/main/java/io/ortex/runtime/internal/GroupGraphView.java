@@ -14,9 +14,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.IdentityHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -66,19 +64,13 @@ final class GroupGraphView implements GraphView {
         }
         this.nodes = Collections.unmodifiableList(ordered);
         this.firstPosition = ordered.isEmpty() ? Integer.MAX_VALUE : positions.get(ordered.get(0));
-        Set<String> produced = new HashSet<>();
-        for (NodeView n : ordered) {
-            for (ValueView v : n.outputs()) {
-                if (v != null) {
-                    produced.add(v.name());
-                }
-            }
-        }
-        LinkedHashSet<ValueView> in = new LinkedHashSet<>();
+        List<ValueView> in = new ArrayList<>();
+        Set<ValueView> seen = Collections.newSetFromMap(new IdentityHashMap<>());
         for (NodeView n : ordered) {
             for (ValueView v : concat(n.inputs(), n.implicitInputs())) {
-                if (v != null && !produced.contains(v.name())
-                        && !(options.dropConstantInitializers() && v.isConstantInitializer())) {
+                // a value made inside the group is not one of its inputs (values of outer graphs have no producer)
+                if (v != null && !v.producer().map(members::contains).orElse(false)
+                        && !(options.dropConstantInitializers() && v.isConstantInitializer()) && seen.add(v)) {
                     in.add(v);
                 }
             }

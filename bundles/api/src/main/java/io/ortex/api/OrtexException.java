@@ -29,7 +29,8 @@ public class OrtexException extends RuntimeException {
      * @param cause the underlying failure, or {@code null}
      */
     public OrtexException(ErrorCode code, String message, Throwable cause) {
-        super(message, cause);
+        // one line, whatever names from a model the message holds (see Names)
+        super(Names.oneLine(message), cause);
         this.code = Objects.requireNonNull(code, "code");
     }
 

@@ -180,6 +180,29 @@ public final class SessionOptions {
      */
     public static final String PROFILE_FILE = "ortex.session.profile_file";
 
+    /**
+     * How long an EP's {@code compile} may take, in milliseconds (an Ortex key): an EP that has not returned by then
+     * is cut off and session creation fails naming it (or goes on without it, see
+     * {@link #RETRY_WITHOUT_FAILED_EP}). The call runs on a thread of its own, which is interrupted; the EP instance
+     * is released once the call returns. {@code 0} waits as long as it takes. Default:
+     * {@value #EP_COMPILE_TIMEOUT_MS_DEFAULT}.
+     */
+    public static final String EP_COMPILE_TIMEOUT_MS = "ortex.session.ep_compile_timeout_ms";
+    /** Default of {@link #EP_COMPILE_TIMEOUT_MS}: no limit. */
+    public static final String EP_COMPILE_TIMEOUT_MS_DEFAULT = "0";
+
+    /**
+     * {@code "1"} lets session creation go on without an EP that failed (threw in {@code compile}, or was cut off by
+     * {@link #EP_COMPILE_TIMEOUT_MS}): the session selects again without that EP, and the nodes it would have run go
+     * to the others, the CPU EP last (an Ortex key). It applies only while the CPU EP fallback is on
+     * ({@link #DISABLE_CPU_EP_FALLBACK} not {@code "1"}), and never to the CPU EP itself; the failure is logged as a
+     * warning. With {@code "0"} such a failure fails session creation, naming the EP. Default:
+     * {@value #RETRY_WITHOUT_FAILED_EP_DEFAULT}.
+     */
+    public static final String RETRY_WITHOUT_FAILED_EP = "ortex.session.retry_without_failed_ep";
+    /** Default of {@link #RETRY_WITHOUT_FAILED_EP}: a failing EP fails session creation. */
+    public static final String RETRY_WITHOUT_FAILED_EP_DEFAULT = "0";
+
     /** Default number of intra-op threads: 0 means one per available processor. */
     public static final int DEFAULT_INTRA_OP_THREADS = 0;
 

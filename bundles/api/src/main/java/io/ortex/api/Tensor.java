@@ -73,6 +73,7 @@ public final class Tensor {
     public static Tensor zeros(ElementType type, long... shape) {
         requireSupported(type);
         int count = checkedElementCount(shape);
+        RunMemory.check(type, count);
         Object data = Array.newInstance(type.storage().getComponentType(), count);
         if (type == ElementType.STRING) {
             Arrays.fill((String[]) data, "");
@@ -343,11 +344,14 @@ public final class Tensor {
     }
 
     /**
-     * Computes the element count of a shape, refusing negative dimensions and counts too large for one array.
+     * Computes the element count of a shape, refusing negative dimensions and counts too large for one array; during
+     * a run, also counts beyond the run's limits ({@link RunMemory}), so that a kernel that sizes its output with this
+     * method is stopped before it allocates.
      *
      * @param shape the dimensions
      * @return the element count
      * @throws InvalidArgumentException when a dimension is negative or the count is too large
+     * @throws ResourceLimitException when the count is beyond a limit of the run
      */
     public static int checkedElementCount(long[] shape) {
         long count = 1;
@@ -369,6 +373,7 @@ public final class Tensor {
             throw new InvalidArgumentException("shape " + shapeString(shape) + " has more than " + MAX_ELEMENTS
                     + " elements, too large to allocate");
         }
+        RunMemory.checkElements(count);
         return (int) count;
     }
 

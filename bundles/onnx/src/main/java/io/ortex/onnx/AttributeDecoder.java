@@ -1,6 +1,7 @@
 package io.ortex.onnx;
 
 import io.ortex.api.InvalidModelException;
+import io.ortex.api.Names;
 import io.ortex.api.NotImplementedException;
 import io.ortex.api.OrtexException;
 import io.ortex.api.Tensor;
@@ -37,8 +38,8 @@ final class AttributeDecoder {
             throw new InvalidModelException(graph.where() + node + " has an attribute without a name");
         }
         if (!ap.getRefAttrName().isEmpty()) {
-            throw new InvalidModelException(graph.where() + node + " attribute '" + name
-                    + "' refers to a function attribute outside a function");
+            throw new InvalidModelException(graph.where() + node + " attribute " + Names.quote(name)
+                    + " refers to a function attribute outside a function");
         }
         try {
             switch (ap.getType()) {
@@ -74,19 +75,20 @@ final class AttributeDecoder {
                     return Attribute.ofGraphs(name, graphs);
                 }
                 default:
-                    throw new NotImplementedException(graph.where() + node + " attribute '" + name
-                            + "' has type " + ap.getType() + ", which Ortex does not support");
+                    throw new NotImplementedException(graph.where() + node + " attribute " + Names.quote(name)
+                            + " has type " + ap.getType() + ", which Ortex does not support");
             }
         } catch (InvalidModelException | NotImplementedException e) {
             throw e;
         } catch (RuntimeException e) {
-            throw new InvalidModelException(graph.where() + node + " attribute '" + name + "': " + e.getMessage());
+            throw new InvalidModelException(graph.where() + node + " attribute " + Names.quote(name) + ": "
+                    + e.getMessage());
         }
     }
 
     /** Decodes a tensor attribute, naming the node and the attribute when its data is wrong. */
     private static Tensor decodeTensor(Graph graph, Node node, String attribute, TensorProto t) {
-        String prefix = graph.where() + node + " attribute '" + attribute + "': ";
+        String prefix = graph.where() + node + " attribute " + Names.quote(attribute) + ": ";
         try {
             return graph.model().decode(t);
         } catch (NotImplementedException e) {

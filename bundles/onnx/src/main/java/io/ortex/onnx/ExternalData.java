@@ -2,6 +2,7 @@ package io.ortex.onnx;
 
 import io.ortex.api.ElementType;
 import io.ortex.api.InvalidModelException;
+import io.ortex.api.Names;
 import io.ortex.api.Tensor;
 import io.ortex.api.spi.ExternalDataInfo;
 import io.ortex.onnx.proto.Onnx.StringStringEntryProto;
@@ -65,36 +66,36 @@ public final class ExternalData {
                 default: break;
             }
         }
-        String tensor = "initializer '" + proto.getName() + "'";
+        String tensor = "initializer " + Names.quote(proto.getName());
         if (location == null || location.isEmpty()) {
             throw new InvalidModelException(model + ": " + tensor + " has external data without a location");
         }
         if (folder == null) {
-            throw new InvalidModelException(model + ": " + tensor + " has external data in '" + location
-                    + "' but the model was loaded from bytes; set session."
+            throw new InvalidModelException(model + ": " + tensor + " has external data in " + Names.quote(location)
+                    + " but the model was loaded from bytes; set session."
                     + "model_external_initializers_file_folder_path");
         }
         Path file = resolveInside(folder, location, model + ": " + tensor);
         if (Files.exists(file) && !Files.isRegularFile(file)) {
-            throw new InvalidModelException(model + ": " + tensor + " external data location '" + location
-                    + "' is not a regular file");
+            throw new InvalidModelException(model + ": " + tensor + " external data location " + Names.quote(location)
+                    + " is not a regular file");
         }
         long size;
         try {
             size = Files.size(file);
         } catch (NoSuchFileException e) {
-            throw new InvalidModelException(model + ": " + tensor + " external data file '" + location
-                    + "' does not exist in " + folder);
+            throw new InvalidModelException(model + ": " + tensor + " external data file " + Names.quote(location)
+                    + " does not exist in " + folder);
         } catch (IOException e) {
-            throw new InvalidModelException(model + ": " + tensor + " external data file '" + location
-                    + "' cannot be read: " + e.getMessage());
+            throw new InvalidModelException(model + ": " + tensor + " external data file " + Names.quote(location)
+                    + " cannot be read: " + e.getMessage());
         }
         if (!lengthGiven) {
             length = size - offset;
         }
         if (offset < 0 || length < 0 || offset > size || length > size - offset) {
             throw new InvalidModelException(model + ": " + tensor + " external data (offset " + offset
-                    + ", length " + length + ") lies outside '" + location + "' (" + size + " bytes)");
+                    + ", length " + length + ") lies outside " + Names.quote(location) + " (" + size + " bytes)");
         }
         return new ExternalDataInfo(file, offset, length);
     }
@@ -113,26 +114,27 @@ public final class ExternalData {
         try {
             rel = Path.of(location);
         } catch (RuntimeException e) {
-            throw new InvalidModelException(what + ": location '" + location + "' is not a valid path");
+            throw new InvalidModelException(what + ": location " + Names.quote(location) + " is not a valid path");
         }
         if (rel.isAbsolute() || location.startsWith("/") || location.startsWith("\\")) {
-            throw new InvalidModelException(what + ": location '" + location
-                    + "' is absolute; it must be relative to the model's folder");
+            throw new InvalidModelException(what + ": location " + Names.quote(location)
+                    + " is absolute; it must be relative to the model's folder");
         }
         Path base = folder.toAbsolutePath().normalize();
         Path resolved = base.resolve(rel).normalize();
         if (!resolved.startsWith(base)) {
-            throw new InvalidModelException(what + ": location '" + location + "' escapes the model's folder");
+            throw new InvalidModelException(what + ": location " + Names.quote(location)
+                    + " escapes the model's folder");
         }
         if (Files.exists(resolved, LinkOption.NOFOLLOW_LINKS)) {
             try {
                 Path real = resolved.toRealPath();
                 if (!real.startsWith(base.toRealPath())) {
-                    throw new InvalidModelException(what + ": location '" + location
-                            + "' leads out of the model's folder through a symbolic link");
+                    throw new InvalidModelException(what + ": location " + Names.quote(location)
+                            + " leads out of the model's folder through a symbolic link");
                 }
             } catch (IOException e) {
-                throw new InvalidModelException(what + ": location '" + location + "' cannot be resolved: "
+                throw new InvalidModelException(what + ": location " + Names.quote(location) + " cannot be resolved: "
                         + e.getMessage());
             }
         }
@@ -159,18 +161,18 @@ public final class ExternalData {
         int count = TensorCodec.elementCount(proto, shape);
         long expected = TensorCodec.byteCount(type, count);
         if (info.length() != expected) {
-            throw new InvalidModelException("initializer '" + name + "' of type " + type + " and shape "
+            throw new InvalidModelException("initializer " + Names.quote(name) + " of type " + type + " and shape "
                     + Tensor.shapeString(shape) + " needs " + expected + " bytes, its external data has "
                     + info.length());
         }
         if (expected <= chunkBytes || type.bitWidth() < 8) {
-            return TensorCodec.fromBytes(name, type, shape, count, bytes(info, "initializer '" + name + "'"));
+            return TensorCodec.fromBytes(name, type, shape, count, bytes(info, "initializer " + Names.quote(name)));
         }
         Object data = Array.newInstance(type.storage().getComponentType(), count);
         for (long done = 0; done < expected; done += chunkBytes) {
             long n = Math.min(chunkBytes, expected - done);
             ExternalDataInfo part = new ExternalDataInfo(info.file(), info.offset() + done, n);
-            TensorCodec.decodeInto(type, bytes(part, "initializer '" + name + "'"), data,
+            TensorCodec.decodeInto(type, bytes(part, "initializer " + Names.quote(name)), data,
                     (int) (done / type.byteSize()));
         }
         return Tensor.of(type, shape, data);
@@ -222,8 +224,9 @@ public final class ExternalData {
         try {
             return Long.parseLong(text.trim());
         } catch (NumberFormatException e) {
-            throw new InvalidModelException(model + ": initializer '" + proto.getName() + "' has external data "
-                    + key + " '" + text + "', not a number");
+            throw new InvalidModelException(model + ": initializer " + Names.quote(proto.getName())
+                    + " has external data "
+                    + key + " " + Names.quote(text) + ", not a number");
         }
     }
 }

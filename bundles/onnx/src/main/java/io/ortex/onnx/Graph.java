@@ -2,6 +2,8 @@ package io.ortex.onnx;
 
 import io.ortex.api.ElementType;
 import io.ortex.api.InvalidModelException;
+import io.ortex.api.Names;
+import io.ortex.api.ResourceLimits;
 import io.ortex.api.TensorInfo;
 import io.ortex.api.spi.GraphView;
 import io.ortex.api.spi.NodeView;
@@ -15,13 +17,15 @@ import io.ortex.onnx.proto.Onnx.TypeProto;
 import io.ortex.onnx.proto.Onnx.ValueInfoProto;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
-import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.PriorityQueue;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -30,8 +34,8 @@ import java.util.stream.Collectors;
  * come from the graphs around them. Immutable once built; safe to read from many threads.
  */
 public final class Graph implements GraphView {
-    /** The deepest nesting of subgraphs accepted. */
-    public static final int MAX_NESTING = 32;
+    /** The deepest nesting of subgraphs accepted by default ({@link ResourceLimits#NESTING_DEPTH}). */
+    public static final int MAX_NESTING = ResourceLimits.DEFAULT_NESTING_DEPTH;
 
     private final OnnxModel model;
     private final GraphProto proto;
@@ -61,14 +65,65 @@ public final class Graph implements GraphView {
      * @return the graph
      */
     static Graph build(OnnxModel model, GraphProto proto, Graph outer, Node parentNode, int depth) {
-        if (depth > MAX_NESTING) {
-            throw new InvalidModelException(model.describe() + ": subgraphs nested more than " + MAX_NESTING
-                    + " deep (at " + parentNode + ")");
+        int maxDepth = model.limits().nestingDepth();
+        if (depth > maxDepth) {
+            throw new InvalidModelException(model.describe() + ": subgraphs nested more than "
+                    + maxDepth + " deep (at " + parentNode + "; " + ResourceLimits.NESTING_DEPTH + ")");
         }
         Graph g = new Graph(model, proto, outer, parentNode);
+        g.checkSize();
         g.buildValues();
         g.buildNodes(depth);
         return g;
+    }
+
+    /** Refuses a graph with more nodes than allowed, or holding a string longer than allowed, before building it. */
+    private void checkSize() {
+        long maxNodes = model.limits().graphNodes();
+        if (proto.getNodeCount() > maxNodes) {
+            throw new InvalidModelException(where() + "has " + proto.getNodeCount()
+                    + " nodes, more than the limit of " + maxNodes + " (" + ResourceLimits.GRAPH_NODES + ")");
+        }
+        model.checkString(proto.getName(), "a graph name");
+        for (ValueInfoProto vi : proto.getInputList()) {
+            model.checkString(vi.getName(), "a graph input name");
+        }
+        for (ValueInfoProto vi : proto.getOutputList()) {
+            model.checkString(vi.getName(), "a graph output name");
+        }
+        for (ValueInfoProto vi : proto.getValueInfoList()) {
+            model.checkString(vi.getName(), "a value_info name");
+        }
+        for (TensorProto t : proto.getInitializerList()) {
+            model.checkString(t.getName(), "an initializer name");
+        }
+        for (NodeProto n : proto.getNodeList()) {
+            model.checkString(n.getName(), "a node name");
+            model.checkString(n.getOpType(), "an op type");
+            model.checkString(n.getDomain(), "a domain");
+            for (String v : n.getInputList()) {
+                model.checkString(v, "an input name of a node");
+            }
+            for (String v : n.getOutputList()) {
+                model.checkString(v, "an output name of a node");
+            }
+            boolean epContext = "EPContext".equals(n.getOpType());
+            for (AttributeProto a : n.getAttributeList()) {
+                model.checkString(a.getName(), "an attribute name");
+                // an EPContext node's payload is a compiled program, bounded by the model's size alone
+                if (epContext && "ep_cache_context".equals(a.getName())) {
+                    continue;
+                }
+                if (a.getS().size() > model.limits().stringLength()) {
+                    model.checkString(a.getS().toStringUtf8(), "attribute " + Names.quote(a.getName()));
+                }
+                for (com.google.protobuf.ByteString s : a.getStringsList()) {
+                    if (s.size() > model.limits().stringLength()) {
+                        model.checkString(s.toStringUtf8(), "attribute " + Names.quote(a.getName()));
+                    }
+                }
+            }
+        }
     }
 
     private void buildValues() {
@@ -86,7 +141,7 @@ public final class Graph implements GraphView {
             if (v == null) {
                 v = local(t.getName(), "initializer");
             } else if (v.isInitializer()) {
-                throw new InvalidModelException(where() + "has two initializers named '" + t.getName() + "'");
+                throw new InvalidModelException(where() + "has two initializers named " + Names.quote(t.getName()));
             }
             model.checkInitializer(t);
             v.setInitializer(t);
@@ -117,7 +172,8 @@ public final class Graph implements GraphView {
                 if (v != null && (v.producer().isPresent() || v.isGraphInput() || v.isInitializer())) {
                     String first = v.producer().map(Object::toString)
                             .orElse(v.isGraphInput() ? "a graph input" : "an initializer");
-                    throw new InvalidModelException(where() + "value '" + out + "' is produced twice: by " + first
+                    throw new InvalidModelException(where() + "value " + Names.quote(out) + " is produced twice: by "
+                            + first
                             + " and by " + node);
                 }
                 if (v == null) {
@@ -147,13 +203,18 @@ public final class Graph implements GraphView {
                 node.putAttribute(AttributeDecoder.decode(this, node, ap, depth));
             }
         }
+        Set<String> listed = new HashSet<>();
         for (ValueInfoProto vi : proto.getOutputList()) {
+            if (!listed.add(vi.getName())) {
+                throw new InvalidModelException(where() + "graph output " + Names.quote(vi.getName())
+                        + " is listed twice");
+            }
             Value v = values.get(vi.getName());
             if (v == null) {
                 v = outer == null ? null : lookUpOuter(vi.getName());
                 if (v == null) {
-                    throw new InvalidModelException(where() + "graph output '" + vi.getName()
-                            + "' is not produced by any node, graph input or initializer");
+                    throw new InvalidModelException(where() + "graph output " + Names.quote(vi.getName())
+                            + " is not produced by any node, graph input or initializer");
                 }
             }
             v.setTypeInfo(typeInfo(vi));
@@ -171,8 +232,8 @@ public final class Graph implements GraphView {
         }
         v = lookUpOuter(name);
         if (v == null) {
-            throw new InvalidModelException(where() + reader + " reads '" + name
-                    + "', which no node, graph input or initializer produces");
+            throw new InvalidModelException(where() + reader + " reads " + Names.quote(name)
+                    + ", which no node, graph input or initializer produces");
         }
         return v;
     }
@@ -199,38 +260,48 @@ public final class Graph implements GraphView {
         return proxy;
     }
 
+    /** Orders the nodes (whose ids are their positions in {@code declared}) in linear time but for the heap. */
     private List<Node> topologicalOrder(List<Node> declared) {
-        Map<Node, Integer> pending = new HashMap<>();
-        Map<Node, List<Node>> dependents = new HashMap<>();
+        int count = declared.size();
+        int[] pending = new int[count];
+        int[][] dependents = new int[count][];
+        int[] dependentCount = new int[count];
         for (Node n : declared) {
-            int count = 0;
             for (ValueView in : dependencies(n)) {
                 Optional<NodeView> p = in.producer();
                 if (p.isPresent() && ((Node) p.get()).graph() == this) {
-                    count++;
-                    dependents.computeIfAbsent((Node) p.get(), k -> new ArrayList<>()).add(n);
+                    int from = ((Node) p.get()).id();
+                    pending[n.id()]++;
+                    int[] list = dependents[from];
+                    if (list == null) {
+                        list = new int[2];
+                    } else if (dependentCount[from] == list.length) {
+                        list = Arrays.copyOf(list, list.length * 2);
+                    }
+                    list[dependentCount[from]++] = n.id();
+                    dependents[from] = list;
                 }
             }
-            pending.put(n, count);
         }
         PriorityQueue<Node> ready = new PriorityQueue<>((a, b) -> Integer.compare(a.id(), b.id()));
         for (Node n : declared) {
-            if (pending.get(n) == 0) {
+            if (pending[n.id()] == 0) {
                 ready.add(n);
             }
         }
-        List<Node> order = new ArrayList<>(declared.size());
+        List<Node> order = new ArrayList<>(count);
         while (!ready.isEmpty()) {
             Node n = ready.poll();
             order.add(n);
-            for (Node d : dependents.getOrDefault(n, List.of())) {
-                if (pending.merge(d, -1, Integer::sum) == 0) {
-                    ready.add(d);
+            for (int i = 0; i < dependentCount[n.id()]; i++) {
+                int d = dependents[n.id()][i];
+                if (--pending[d] == 0) {
+                    ready.add(declared.get(d));
                 }
             }
         }
-        if (order.size() != declared.size()) {
-            String cycle = declared.stream().filter(n -> pending.get(n) > 0).map(NodeView::displayName)
+        if (order.size() != count) {
+            String cycle = declared.stream().filter(n -> pending[n.id()] > 0).map(NodeView::displayName)
                     .limit(10).collect(Collectors.joining(", "));
             throw new InvalidModelException(where() + "has a cycle through nodes " + cycle);
         }
@@ -259,7 +330,7 @@ public final class Graph implements GraphView {
             throw new InvalidModelException(where() + "has a " + what + " without a name");
         }
         if (values.containsKey(name) && !"initializer".equals(what)) {
-            throw new InvalidModelException(where() + "declares '" + name + "' twice");
+            throw new InvalidModelException(where() + "declares " + Names.quote(name) + " twice");
         }
         Value v = new Value(name, this, null);
         values.put(name, v);
@@ -272,7 +343,7 @@ public final class Graph implements GraphView {
      * @return the prefix, ending in {@code ": "}
      */
     String where() {
-        String graphName = proto.getName().isEmpty() ? "" : " graph '" + proto.getName() + "'";
+        String graphName = proto.getName().isEmpty() ? "" : " graph " + Names.quote(proto.getName());
         return model.describe() + (parentNode == null ? "" : " (subgraph of " + parentNode + ")") + graphName + ": ";
     }
 
@@ -303,7 +374,7 @@ public final class Graph implements GraphView {
             try {
                 type = ElementType.fromCode(tt.getElemType());
             } catch (RuntimeException e) {
-                throw new InvalidModelException("value '" + vi.getName() + "' has unknown element type "
+                throw new InvalidModelException("value " + Names.quote(vi.getName()) + " has unknown element type "
                         + tt.getElemType());
             }
         }
@@ -316,6 +387,12 @@ public final class Graph implements GraphView {
         for (int i = 0; i < d.length; i++) {
             TensorShapeProto.Dimension dim = dims.get(i);
             d[i] = dim.hasDimValue() ? dim.getDimValue() : -1;
+            if (d[i] < -1) {
+                // -1 is what some exporters write for a dimension of unknown size; other negatives mean nothing
+                throw new InvalidModelException("value " + Names.quote(vi.getName()) + " declares dimension " + i
+                        + " as "
+                        + d[i] + "; a dimension is a size of 0 or more, or symbolic");
+            }
             names.add(dim.hasDimParam() ? dim.getDimParam() : "");
         }
         return new TensorInfo(vi.getName(), type, d, names);

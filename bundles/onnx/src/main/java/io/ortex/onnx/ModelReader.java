@@ -5,6 +5,7 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import io.ortex.api.ErrorCode;
 import io.ortex.api.InvalidModelException;
 import io.ortex.api.NotImplementedException;
+import io.ortex.api.ResourceLimits;
 import io.ortex.onnx.proto.Onnx.ModelProto;
 import io.ortex.onnx.proto.Onnx.OperatorSetIdProto;
 import java.io.IOException;
@@ -40,10 +41,28 @@ public final class ModelReader {
      * @throws InvalidModelException when the file is missing or not a valid model
      */
     public static OnnxModel read(Path file) {
+        return read(file, ResourceLimits.DEFAULTS);
+    }
+
+    /**
+     * Reads a model file within limits; external data is resolved against the file's folder.
+     *
+     * @param file the {@code .onnx} file
+     * @param limits the limits the model must keep
+     * @return the model
+     * @throws InvalidModelException when the file is missing, not a valid model, or beyond a limit
+     */
+    public static OnnxModel read(Path file, ResourceLimits limits) {
         Path absolute = file.toAbsolutePath();
         ModelProto proto;
         try (InputStream in = Files.newInputStream(absolute)) {
-            proto = parse(CodedInputStream.newInstance(in), "model " + file);
+            long size = Files.size(absolute);
+            if (size > limits.modelBytes()) {
+                throw new InvalidModelException("model " + file + " is "
+                        + ResourceLimits.bytes(size) + ", more than the limit of "
+                        + ResourceLimits.bytes(limits.modelBytes()) + " (" + ResourceLimits.MODEL_BYTES + ")");
+            }
+            proto = parse(CodedInputStream.newInstance(in), "model " + file, limits);
         } catch (NoSuchFileException e) {
             throw new InvalidModelException(ErrorCode.NO_SUCH_FILE, "model " + file + " does not exist", e);
         } catch (IOException e) {
@@ -54,7 +73,7 @@ public final class ModelReader {
             throw new InvalidModelException(ErrorCode.NO_SUCH_FILE, "model " + file + " cannot be read: "
                     + e.getMessage(), e);
         }
-        return validate(proto, file, absolute.getParent());
+        return validate(proto, file, absolute.getParent(), limits);
     }
 
     /**
@@ -65,14 +84,31 @@ public final class ModelReader {
      * @return the model
      */
     public static OnnxModel read(byte[] bytes, Path externalFolder) {
+        return read(bytes, externalFolder, ResourceLimits.DEFAULTS);
+    }
+
+    /**
+     * Reads a model from bytes within limits.
+     *
+     * @param bytes the serialized {@code ModelProto}
+     * @param externalFolder the folder external data is resolved against, or {@code null} for none
+     * @param limits the limits the model must keep
+     * @return the model
+     */
+    public static OnnxModel read(byte[] bytes, Path externalFolder, ResourceLimits limits) {
+        if (bytes.length > limits.modelBytes()) {
+            throw new InvalidModelException("model (from bytes) is "
+                    + ResourceLimits.bytes(bytes.length) + ", more than the limit of "
+                    + ResourceLimits.bytes(limits.modelBytes()) + " (" + ResourceLimits.MODEL_BYTES + ")");
+        }
         ModelProto proto;
         try {
-            proto = parse(CodedInputStream.newInstance(bytes), "model (from bytes)");
+            proto = parse(CodedInputStream.newInstance(bytes), "model (from bytes)", limits);
         } catch (IOException e) {
             throw new InvalidModelException(ErrorCode.INVALID_PROTOBUF, "model (from bytes) cannot be parsed: "
                     + e.getMessage(), e);
         }
-        return validate(proto, null, externalFolder == null ? null : externalFolder.toAbsolutePath());
+        return validate(proto, null, externalFolder == null ? null : externalFolder.toAbsolutePath(), limits);
     }
 
     /**
@@ -84,11 +120,12 @@ public final class ModelReader {
      * @return the model
      */
     public static OnnxModel rewrite(OnnxModel model, ModelProto proto) {
-        return validate(proto, model.path().orElse(null), model.externalFolder().orElse(null));
+        return validate(proto, model.path().orElse(null), model.externalFolder().orElse(null), model.limits());
     }
 
-    private static ModelProto parse(CodedInputStream in, String what) throws IOException {
-        in.setRecursionLimit(PROTOBUF_RECURSION_LIMIT);
+    private static ModelProto parse(CodedInputStream in, String what, ResourceLimits limits) throws IOException {
+        // each level of subgraphs nests about six messages (graph, node, attribute, graph, ...)
+        in.setRecursionLimit((int) Math.max(PROTOBUF_RECURSION_LIMIT, 8L * limits.nestingDepth() + 64));
         in.setSizeLimit(Integer.MAX_VALUE);
         try {
             return ModelProto.parseFrom(in);
@@ -100,7 +137,7 @@ public final class ModelReader {
         }
     }
 
-    private static OnnxModel validate(ModelProto proto, Path file, Path folder) {
+    private static OnnxModel validate(ModelProto proto, Path file, Path folder, ResourceLimits limits) {
         String what = file == null ? "model (from bytes)" : "model " + file;
         if (!proto.hasIrVersion()) {
             throw new InvalidModelException(ErrorCode.INVALID_PROTOBUF, what
@@ -128,6 +165,6 @@ public final class ModelReader {
         if (!onnxDomain && proto.getOpsetImportCount() == 0) {
             throw new InvalidModelException(what + " has no opset_import");
         }
-        return new OnnxModel(proto, file == null ? null : file.toAbsolutePath(), folder);
+        return new OnnxModel(proto, file == null ? null : file.toAbsolutePath(), folder, limits);
     }
 }

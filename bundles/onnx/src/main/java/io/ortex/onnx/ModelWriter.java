@@ -1,26 +1,16 @@
 package io.ortex.onnx;
 
 import com.google.protobuf.ByteString;
-import io.ortex.api.ErrorCode;
 import io.ortex.api.InvalidArgumentException;
+import io.ortex.api.Names;
 import io.ortex.api.OrtexException;
 import io.ortex.onnx.proto.Onnx.GraphProto;
 import io.ortex.onnx.proto.Onnx.ModelProto;
 import io.ortex.onnx.proto.Onnx.StringStringEntryProto;
 import io.ortex.onnx.proto.Onnx.TensorProto;
-import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.channels.Channels;
-import java.nio.channels.FileChannel;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFileAttributeView;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Writes ONNX models, with initializers embedded or moved to one external data file beside the model. Each file is
@@ -60,6 +50,32 @@ public final class ModelWriter {
      * @throws OrtexException when a file cannot be written, naming it
      */
     public static void write(ModelProto model, Path target, String externalName, long thresholdBytes) {
+        try (StagedFiles files = StagedFiles.replacing()) {
+            Path data = stage(files, model, target, externalName, thresholdBytes);
+            try {
+                files.commit();
+            } catch (OrtexException e) {
+                throw new OrtexException(e.code(), "cannot write " + target + " with external data " + data + ": "
+                        + e.getMessage(), e);
+            }
+        }
+    }
+
+    /**
+     * Stages a model with its large initializers moved to an external data file: the data file, then the model, so
+     * that the commit places the data before the model that points at it.
+     *
+     * @param files the staged write
+     * @param model the model; its initializers must hold their data in {@code raw_data} to be moved
+     * @param target the model file
+     * @param externalName the external file's name, relative to the model's folder
+     * @param thresholdBytes the smallest initializer moved out
+     * @return the external data file
+     * @throws InvalidArgumentException when {@code externalName} escapes the folder or names the model file
+     * @throws OrtexException when a file cannot be written, naming it
+     */
+    public static Path stage(StagedFiles files, ModelProto model, Path target, String externalName,
+                             long thresholdBytes) {
         Path modelFile = target.toAbsolutePath().normalize();
         Path dataFile;
         try {
@@ -68,32 +84,14 @@ public final class ModelWriter {
             throw new InvalidArgumentException(e.getMessage());
         }
         if (dataFile.equals(modelFile)) {
-            throw new InvalidArgumentException("external data file '" + externalName + "' is the model file "
+            throw new InvalidArgumentException("external data file " + Names.quote(externalName) + " is the model file "
                     + target + " itself");
         }
         GraphProto.Builder graph = model.getGraph().toBuilder();
-        Path tmpData = tempBeside(dataFile);
-        Path tmpModel = null;
-        boolean done = false;
-        try {
-            writeFile(tmpData, out -> moveRawData(graph, externalName, thresholdBytes, out));
-            ModelProto updated = model.toBuilder().setGraph(graph).build();
-            tmpModel = tempBeside(modelFile);
-            writeFile(tmpModel, updated::writeTo);
-            move(tmpData, dataFile);
-            move(tmpModel, modelFile);
-            done = true;
-        } catch (IOException e) {
-            throw new OrtexException(ErrorCode.FAIL, "cannot write " + target + " with external data "
-                    + dataFile + ": " + e.getMessage(), e);
-        } finally {
-            if (!done) {
-                deleteQuietly(tmpData);
-                if (tmpModel != null) {
-                    deleteQuietly(tmpModel);
-                }
-            }
-        }
+        files.add(dataFile, out -> moveRawData(graph, externalName, thresholdBytes, out));
+        ModelProto updated = model.toBuilder().setGraph(graph).build();
+        files.add(modelFile, updated::writeTo);
+        return dataFile;
     }
 
     /** Writes the raw data of large initializers to {@code data} and points the initializers at it. */
@@ -143,76 +141,9 @@ public final class ModelWriter {
      *     than {@link IOException} are passed on as they are
      */
     public static void writeAtomically(Path target, Content content) {
-        Path file = target.toAbsolutePath().normalize();
-        Path tmp = tempBeside(file);
-        boolean done = false;
-        try {
-            writeFile(tmp, content);
-            move(tmp, file);
-            done = true;
-        } catch (IOException e) {
-            throw new OrtexException(ErrorCode.FAIL, "cannot write " + target + ": " + e.getMessage(), e);
-        } finally {
-            if (!done) {
-                deleteQuietly(tmp);
-            }
-        }
-    }
-
-    /** Writes content to a file and forces it to disk, so that a move after a crash never exposes a partial file. */
-    private static void writeFile(Path file, Content content) throws IOException {
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
-                OutputStream out = new BufferedOutputStream(Channels.newOutputStream(ch), 1 << 16)) {
-            content.writeTo(out);
-            out.flush();
-            ch.force(true);
-        }
-    }
-
-    /**
-     * Creates an empty temporary file beside a target: hidden, with the target's permissions when it exists and the
-     * folder's default permissions otherwise (not the owner-only permissions of {@link Files#createTempFile}).
-     */
-    private static Path tempBeside(Path target) {
-        Path folder = target.getParent();
-        try {
-            Files.createDirectories(folder);
-            for (int attempt = 0; ; attempt++) {
-                Path tmp = folder.resolve("." + target.getFileName() + "."
-                        + Long.toHexString(ThreadLocalRandom.current().nextLong()) + ".tmp");
-                try {
-                    Files.createFile(tmp);
-                } catch (FileAlreadyExistsException e) {
-                    if (attempt < 100) {
-                        continue;
-                    }
-                    throw e;
-                }
-                if (Files.isRegularFile(target) && Files.getFileAttributeView(tmp, PosixFileAttributeView.class)
-                        != null) {
-                    Files.setPosixFilePermissions(tmp, Files.getPosixFilePermissions(target));
-                }
-                return tmp;
-            }
-        } catch (IOException e) {
-            throw new OrtexException(ErrorCode.FAIL, "cannot write " + target + ": cannot create a file in "
-                    + folder + ": " + e.getMessage(), e);
-        }
-    }
-
-    private static void move(Path from, Path to) throws IOException {
-        try {
-            Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } catch (AtomicMoveNotSupportedException e) {
-            Files.move(from, to, StandardCopyOption.REPLACE_EXISTING);
-        }
-    }
-
-    private static void deleteQuietly(Path p) {
-        try {
-            Files.deleteIfExists(p);
-        } catch (IOException ignored) {
-            // best effort: the temporary name starts with a dot and ends with .tmp
+        try (StagedFiles files = StagedFiles.replacing()) {
+            files.add(target, content);
+            files.commit();
         }
     }
 

@@ -1,5 +1,6 @@
 package io.ortex.onnx;
 
+import io.ortex.api.Names;
 import io.ortex.api.spi.Attribute;
 import io.ortex.api.spi.GraphView;
 import io.ortex.api.spi.NodeView;
@@ -123,6 +124,7 @@ public final class Node implements NodeView {
 
     @Override
     public String toString() {
-        return "node '" + displayName() + "' (" + (domain().isEmpty() ? "" : domain() + "::") + opType() + ")";
+        return "node " + Names.quote(displayName()) + " (" + (domain().isEmpty() ? "" : domain() + "::") + opType()
+                + ")";
     }
 }

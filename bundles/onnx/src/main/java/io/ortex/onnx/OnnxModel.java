@@ -2,7 +2,10 @@ package io.ortex.onnx;
 
 import io.ortex.api.ElementType;
 import io.ortex.api.InvalidModelException;
+import io.ortex.api.Names;
+import io.ortex.api.Names;
 import io.ortex.api.NotImplementedException;
+import io.ortex.api.ResourceLimits;
 import io.ortex.api.Tensor;
 import io.ortex.api.spi.ExternalDataInfo;
 import io.ortex.onnx.proto.Onnx.ModelProto;
@@ -28,11 +31,14 @@ public final class OnnxModel {
     private final Map<String, Integer> opsets;
     private final Map<String, String> metadata;
     private final Graph graph;
+    private final ResourceLimits limits;
+    private long initializerBytes;
 
-    OnnxModel(ModelProto proto, Path path, Path externalFolder) {
+    OnnxModel(ModelProto proto, Path path, Path externalFolder, ResourceLimits limits) {
         this.proto = proto;
         this.path = path;
         this.externalFolder = externalFolder;
+        this.limits = limits;
         this.description = path == null ? "model (from bytes)" : "model " + path;
         Map<String, Integer> o = new LinkedHashMap<>();
         for (OperatorSetIdProto op : proto.getOpsetImportList()) {
@@ -42,10 +48,37 @@ public final class OnnxModel {
         this.opsets = Collections.unmodifiableMap(o);
         Map<String, String> m = new TreeMap<>();
         for (StringStringEntryProto e : proto.getMetadataPropsList()) {
+            checkString(e.getKey(), "a metadata key");
+            checkString(e.getValue(), "metadata entry " + Names.quote(e.getKey()));
             m.put(e.getKey(), e.getValue());
         }
         this.metadata = Collections.unmodifiableMap(m);
         this.graph = Graph.build(this, proto.getGraph(), null, null, 0);
+    }
+
+    /**
+     * Gets the limits the model was read within; a session applies them to its runs too.
+     *
+     * @return the limits
+     */
+    public ResourceLimits limits() {
+        return limits;
+    }
+
+    /**
+     * Refuses a string of the model longer than {@link ResourceLimits#stringLength()}.
+     *
+     * @param text the string
+     * @param what what it is, for the message
+     * @throws InvalidModelException when it is too long
+     */
+    void checkString(String text, String what) {
+        if (text.length() > limits.stringLength()) {
+            throw new InvalidModelException(description + ": " + what + " has "
+                    + text.length() + " characters, more than the limit of " + limits.stringLength() + " ("
+                    + ResourceLimits.STRING_LENGTH + "); it starts "
+                    + Names.quote(text.substring(0, Math.min(64, text.length()))));
+        }
     }
 
     /**
@@ -144,12 +177,25 @@ public final class OnnxModel {
      * Shapes too large to allocate are refused here, before anything is allocated.
      */
     void checkInitializer(TensorProto t) {
-        String what = description + ": initializer '" + t.getName() + "'";
+        String what = description + ": initializer " + Names.quote(t.getName());
         try {
             ElementType type = TensorCodec.elementType(t);
             long[] shape = TensorCodec.shape(t);
             int count = TensorCodec.elementCount(t, shape);
             long bytes = TensorCodec.byteCount(type, count);
+            if (count > limits.tensorElements()) {
+                throw new InvalidModelException(what + " has " + count
+                        + " elements, more than the limit of " + limits.tensorElements() + " ("
+                        + ResourceLimits.TENSOR_ELEMENTS + ")");
+            }
+            long held = type == ElementType.STRING ? stringBytes(t) : bytes;
+            initializerBytes += held;
+            if (initializerBytes > limits.initializerBytes()) {
+                throw new InvalidModelException("its initializers take more than "
+                        + ResourceLimits.bytes(limits.initializerBytes()) + " (" + ResourceLimits.INITIALIZER_BYTES
+                        + "), reached at initializer " + Names.quote(t.getName()) + " of "
+                        + ResourceLimits.bytes(held));
+            }
             String fits = " of type " + type + " and shape " + Tensor.shapeString(shape) + " needs ";
             if (ExternalData.isExternal(t)) {
                 TensorCodec.requireNumeric(t.getName(), type, "an external file");
@@ -180,5 +226,20 @@ public final class OnnxModel {
         } catch (NotImplementedException e) {
             throw new NotImplementedException(e.code(), description + ": " + e.getMessage(), e);
         }
+    }
+
+    /** The bytes of a string initializer's elements, refusing an element longer than the string limit. */
+    private long stringBytes(TensorProto t) {
+        long total = 0;
+        for (int i = 0; i < t.getStringDataCount(); i++) {
+            long size = t.getStringData(i).size();
+            if (size > limits.stringLength()) {
+                throw new InvalidModelException("initializer " + Names.quote(t.getName())
+                        + " holds a string of " + size + " bytes, more than the limit of " + limits.stringLength()
+                        + " (" + ResourceLimits.STRING_LENGTH + ")");
+            }
+            total += size + 8;
+        }
+        return total;
     }
 }

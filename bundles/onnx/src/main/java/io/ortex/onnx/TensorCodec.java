@@ -1,11 +1,16 @@
 package io.ortex.onnx;
 
 import com.google.protobuf.ByteString;
+import com.google.protobuf.CodedInputStream;
 import io.ortex.api.ElementType;
+import io.ortex.api.ErrorCode;
+import io.ortex.api.InvalidArgumentException;
 import io.ortex.api.InvalidModelException;
+import io.ortex.api.Names;
 import io.ortex.api.NotImplementedException;
 import io.ortex.api.Tensor;
 import io.ortex.onnx.proto.Onnx.TensorProto;
+import java.io.IOException;
 import java.lang.reflect.Array;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -27,6 +32,29 @@ public final class TensorCodec {
     }
 
     /**
+     * Parses and decodes a serialized {@code TensorProto} (a {@code .pb} tensor file's content).
+     *
+     * @param bytes the serialized message
+     * @param what what the bytes are, for messages (a file name, say)
+     * @return the tensor
+     * @throws InvalidArgumentException when the bytes are not a {@code TensorProto}, naming {@code what}
+     * @throws InvalidModelException when the data does not match the shape, naming the tensor
+     * @throws NotImplementedException for element types Ortex does not support
+     */
+    public static Tensor parse(byte[] bytes, String what) {
+        TensorProto proto;
+        try {
+            CodedInputStream in = CodedInputStream.newInstance(bytes);
+            in.setRecursionLimit(16);
+            proto = TensorProto.parseFrom(in);
+        } catch (IOException e) {
+            throw new InvalidArgumentException(ErrorCode.INVALID_PROTOBUF, what + " is not a TensorProto: "
+                    + e.getMessage(), e);
+        }
+        return fromProto(proto);
+    }
+
+    /**
      * Decodes a tensor whose elements are inside the message.
      *
      * @param proto the message
@@ -36,8 +64,8 @@ public final class TensorCodec {
      */
     public static Tensor fromProto(TensorProto proto) {
         if (proto.getDataLocation() == TensorProto.DataLocation.EXTERNAL) {
-            throw new InvalidModelException("tensor '" + proto.getName()
-                    + "' keeps its data in an external file; load it through the model");
+            throw new InvalidModelException("tensor " + Names.quote(proto.getName())
+                    + " keeps its data in an external file; load it through the model");
         }
         ElementType type = elementType(proto);
         long[] shape = shape(proto);
@@ -63,7 +91,7 @@ public final class TensorCodec {
         requireNumeric(name, type, "raw_data");
         long expected = byteCount(type, count);
         if (bytes.remaining() != expected) {
-            throw new InvalidModelException("tensor '" + name + "' of type " + type + " and shape "
+            throw new InvalidModelException("tensor " + Names.quote(name) + " of type " + type + " and shape "
                     + Tensor.shapeString(shape) + " needs " + expected + " bytes of data, found " + bytes.remaining());
         }
         Object data = Array.newInstance(type.storage().getComponentType(), count);
@@ -173,11 +201,11 @@ public final class TensorCodec {
      */
     static void requireNumeric(String name, ElementType type, String where) {
         if (!type.isSupported()) {
-            throw new NotImplementedException("tensor '" + name + "' has element type " + type
+            throw new NotImplementedException("tensor " + Names.quote(name) + " has element type " + type
                     + ", which Ortex does not support yet");
         }
         if (type == ElementType.STRING) {
-            throw new InvalidModelException("string tensor '" + name + "' cannot keep its data in " + where);
+            throw new InvalidModelException("string tensor " + Names.quote(name) + " cannot keep its data in " + where);
         }
     }
 
@@ -234,7 +262,7 @@ public final class TensorCodec {
             int entries = (int) typedFieldEntries(type, count);
             int found = p.getInt32DataCount();
             if (found != entries) {
-                throw new InvalidModelException("tensor '" + name + "' of type " + type + " needs " + entries
+                throw new InvalidModelException("tensor " + Names.quote(name) + " of type " + type + " needs " + entries
                         + " packed bytes in int32_data for " + count + " elements, found " + found);
             }
             byte[] packed = new byte[entries];
@@ -330,7 +358,8 @@ public final class TensorCodec {
                 break;
             }
             default:
-                throw new NotImplementedException("tensor '" + name + "' has unsupported element type " + type);
+                throw new NotImplementedException("tensor " + Names.quote(name) + " has unsupported element type "
+                        + type);
         }
         return Tensor.of(type, shape, data);
     }
@@ -402,16 +431,17 @@ public final class TensorCodec {
     public static ElementType elementType(TensorProto proto) {
         int code = proto.getDataType();
         if (code == 0) {
-            throw new InvalidModelException("tensor '" + proto.getName() + "' has no data_type");
+            throw new InvalidModelException("tensor " + Names.quote(proto.getName()) + " has no data_type");
         }
         ElementType type;
         try {
             type = ElementType.fromCode(code);
         } catch (RuntimeException e) {
-            throw new InvalidModelException("tensor '" + proto.getName() + "' has unknown data_type " + code);
+            throw new InvalidModelException("tensor " + Names.quote(proto.getName()) + " has unknown data_type "
+                    + code);
         }
         if (!type.isSupported()) {
-            throw new NotImplementedException("tensor '" + proto.getName() + "' has element type " + type
+            throw new NotImplementedException("tensor " + Names.quote(proto.getName()) + " has element type " + type
                     + ", which Ortex does not support yet");
         }
         return type;
@@ -429,7 +459,7 @@ public final class TensorCodec {
         for (int i = 0; i < shape.length; i++) {
             shape[i] = dims.get(i);
             if (shape[i] < 0) {
-                throw new InvalidModelException("tensor '" + proto.getName() + "' has negative dimension "
+                throw new InvalidModelException("tensor " + Names.quote(proto.getName()) + " has negative dimension "
                         + shape[i]);
             }
         }
@@ -447,13 +477,14 @@ public final class TensorCodec {
         try {
             return Tensor.checkedElementCount(shape);
         } catch (RuntimeException e) {
-            throw new InvalidModelException("tensor '" + proto.getName() + "': " + e.getMessage());
+            throw new InvalidModelException("tensor " + Names.quote(proto.getName()) + ": " + e.getMessage());
         }
     }
 
     private static void checkCount(String name, String field, int found, int expected) {
         if (found != expected) {
-            throw new InvalidModelException("tensor '" + name + "' needs " + expected + " elements in " + field
+            throw new InvalidModelException("tensor " + Names.quote(name) + " needs " + expected + " elements in "
+                    + field
                     + ", found " + found);
         }
     }

@@ -1,6 +1,7 @@
 package io.ortex.onnx;
 
 import io.ortex.api.ElementType;
+import io.ortex.api.Names;
 import io.ortex.api.Tensor;
 import java.util.Arrays;
 
@@ -39,7 +40,7 @@ public final class TensorComparison {
             String[] a = actual.strings();
             for (int i = 0; i < n; i++) {
                 if (!e[i].equals(a[i])) {
-                    return "element " + i + " is '" + a[i] + "', expected '" + e[i] + "'";
+                    return "element " + i + " is " + Names.quote(a[i]) + ", expected " + Names.quote(e[i]);
                 }
             }
             return null;

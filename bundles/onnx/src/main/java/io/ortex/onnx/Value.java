@@ -139,7 +139,9 @@ public final class Value implements ValueView {
     }
 
     void addConsumer(Node node) {
-        if (!consumers.contains(node)) {
+        // a node's reads of one value are recorded one after another, so a repeat is always the last entry; a
+        // value read by many nodes is thus not searched once per reader
+        if (consumers.isEmpty() || consumers.get(consumers.size() - 1) != node) {
             consumers.add(node);
         }
     }

@@ -215,7 +215,7 @@ class MainBadInputTest {
     void tensorFileOfTheWrongShape() throws IOException {
         Path t = dir.resolve("wrong.pb");
         TensorFiles.write(Tensor.ofFloats(new float[4], 2, 2), "x", t);
-        assertBadInput("'x'", "run", good().toString(), "--input", "x=" + t);
+        assertBadInput("'x'", "run", good().toString(), "--input", "x=" + t, "--random-inputs");
     }
 
     @Test
@@ -255,5 +255,99 @@ class MainBadInputTest {
         assertEquals(2, r.status(), r.toString());
         assertTrue(r.errLines().get(0).startsWith("ortex: "), r.toString());
         assertTrue(r.errLines().size() > 1 && r.err().contains("\tat "), r.toString());
+    }
+
+    @Test
+    void anInputLeftOutWhenOthersAreGivenIsAnError() throws IOException {
+        Path x = dir.resolve("x.pb");
+        TensorFiles.write(Tensor.ofFloats(new float[6], 2, 3), "x", x);
+        assertBadInput("'y' is not given", "run", good().toString(), "--input", "x=" + x);
+    }
+
+    @Test
+    void anInputsFolderWithNoneOfTheModelsInputsIsAnError() throws IOException {
+        Path empty = Files.createDirectories(dir.resolve("empty_set"));
+        Files.write(empty.resolve("input_7.pb"), new byte[0]);
+        assertBadInput("holds none of the model's inputs", "run", good().toString(), "--inputs", empty.toString());
+        Path half = Files.createDirectories(dir.resolve("half_set"));
+        TensorFiles.write(Tensor.ofFloats(new float[6], 2, 3), "x", half.resolve("input_0.pb"));
+        assertBadInput("'y' is not given", "run", good().toString(), "--inputs", half.toString());
+    }
+
+    @Test
+    void aShapeForAnInputGivenFromAFileIsAnError() throws IOException {
+        Path x = dir.resolve("x.pb");
+        TensorFiles.write(Tensor.ofFloats(new float[6], 2, 3), "x", x);
+        assertBadInput("--shape x", "run", good().toString(), "--input", "x=" + x, "--random-inputs",
+                "--shape", "x=2x3");
+    }
+
+    @Test
+    void aDeclaredNegativeDimensionIsBadInput() throws IOException {
+        Models.Builder b = Models.builder().node("Relu", "r", List.of("x"), List.of("out")).output("out", 2);
+        b.graph.addInput(io.ortex.onnx.proto.Onnx.ValueInfoProto.newBuilder().setName("x")
+                .setType(io.ortex.onnx.proto.Onnx.TypeProto.newBuilder().setTensorType(
+                        io.ortex.onnx.proto.Onnx.TypeProto.Tensor.newBuilder().setElemType(Models.FLOAT)
+                                .setShape(io.ortex.onnx.proto.Onnx.TensorShapeProto.newBuilder().addDim(
+                                        io.ortex.onnx.proto.Onnx.TensorShapeProto.Dimension.newBuilder()
+                                                .setDimValue(-5))))));
+        Path m = b.write(dir.resolve("neg.onnx"));
+        assertBadInput("-5", "run", m.toString());
+    }
+
+    @Test
+    void aGraphOutputListedTwiceIsBadInput() throws IOException {
+        Path m = Models.builder().input("x", 2).node("Relu", "r", List.of("x"), List.of("out"))
+                .output("out", 2).output("out", 2).write(dir.resolve("twice.onnx"));
+        assertBadInput("graph output 'out' is listed twice", "run", m.toString());
+    }
+
+    @Test
+    void registeringWhatIsNotAnEpJarSaysWhy() throws IOException {
+        assertBadInput("does not exist", "run", good().toString(), "--register",
+                "lib=" + dir.resolve("absent.jar"));
+        Path notZip = Files.write(dir.resolve("text.jar"), "not a zip".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertBadInput("is not a jar (zip) file", "run", good().toString(), "--register", "lib=" + notZip);
+        Path folder = Files.createDirectories(dir.resolve("folder.jar"));
+        assertBadInput("is a folder", "run", good().toString(), "--register", "lib=" + folder);
+    }
+
+    @Test
+    void namesFromTheModelAreEscapedAndTheErrorStaysOneLine() throws IOException {
+        String hostile = "evil\nortex: forged line\u001b[31m\u0000\r'";
+        Path p = Models.builder()
+                .input("x", 2)
+                .node("Frobnicate", hostile, List.of("x"), List.of("out"))
+                .output("out", 2)
+                .write(dir.resolve("hostile.onnx"));
+        Cli r = Cli.run("run", p.toString());
+        assertEquals(1, r.errLines().size(), r.toString());
+        String line = r.errLines().get(0);
+        assertTrue(line.contains("'evil\\nortex: forged line\\x1b[31m\\x00\\r\\''"), line);
+        assertFalse(r.err().chars().anyMatch(c -> c < 0x20 && c != '\n'), "no control character: " + r);
+    }
+
+    @Test
+    void aModelGivenAsAnInputTensorPrintsNoControlCharacters() throws IOException {
+        Path m = good();
+        Cli r = Cli.run("run", m.toString(), "--input", "x=" + m, "--random-inputs");
+        assertEquals(2, r.status(), r.toString());
+        assertEquals(1, r.errLines().size(), r.toString());
+        assertFalse(r.err().chars().anyMatch(c -> c < 0x20 && c != '\n'), "no control character: " + r);
+    }
+
+    @Test
+    void anOutputTooLargeForMemoryFailsNamingTheNodeNotAsAnInternalError() throws IOException {
+        // the probe's ConstantOfShape [40000, 40000]: 6.4 GB of float32 in one array
+        Models.Builder b = Models.builder().output("y", 40_000, 40_000);
+        b.graph.addInitializer(io.ortex.onnx.proto.Onnx.TensorProto.newBuilder().setName("shape")
+                .setDataType(io.ortex.onnx.proto.Onnx.TensorProto.DataType.INT64_VALUE).addDims(2)
+                .addInt64Data(40_000).addInt64Data(40_000));
+        b.node("ConstantOfShape", "huge", List.of("shape"), List.of("y"));
+        Path m = b.write(dir.resolve("huge.onnx"));
+        Cli r = Cli.run("run", m.toString(), "--config", "ortex.limits.run_bytes=1000000000");
+        assertError(1, "node 'huge' (ConstantOfShape)", "run", m.toString(), "--config",
+                "ortex.limits.run_bytes=1000000000");
+        assertTrue(r.err().contains("ortex.limits.run_bytes"), r.toString());
     }
 }

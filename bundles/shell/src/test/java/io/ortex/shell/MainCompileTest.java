@@ -108,4 +108,35 @@ class MainCompileTest {
         assertTrue(c.err().contains("already compiled"), c.err());
         assertFalse(Files.exists(dir.resolve("twice.onnx")));
     }
+
+    @Test
+    void anOutputThatIsTheSourceModelIsRefusedAndTheSourceKept() throws IOException {
+        Path model = mlp();
+        byte[] source = Files.readAllBytes(model);
+        Path sub = Files.createDirectories(dir.resolve("sub"));
+        Path link = Files.createSymbolicLink(dir.resolve("link.onnx"), model);
+        for (String out : List.of(model.toString(), sub + "/../mlp.onnx", link.toString())) {
+            Cli c = Cli.run(args(new String[] {"compile", model.toString(), "-o", out}, NPU));
+            assertEquals(2, c.status(), out + ": " + c);
+            assertEquals(1, c.errLines().size(), c.toString());
+            assertTrue(c.err().startsWith("ortex: ") && c.err().contains("is the source file"), c.err());
+            assertArrayEquals(source, Files.readAllBytes(model), "the source model is untouched");
+            assertTrue(Files.isSymbolicLink(link));
+        }
+        assertEquals(List.of("link.onnx", "mlp.onnx", "sub"), files());
+    }
+
+    @Test
+    void errorIfOutputExistsCoversTheContextBinaryBesideTheModel() throws IOException {
+        Path model = mlp();
+        Path out = dir.resolve("out.onnx");
+        Path binary = Files.write(dir.resolve("out_ExampleExecutionProvider.bin"), new byte[] {9});
+        Cli c = Cli.run(args(new String[] {"compile", model.toString(), "-o", out.toString(), "--flags",
+                "error-if-output-exists"}, NPU));
+        assertEquals(1, c.status(), c.toString());
+        assertTrue(c.err().contains("out_ExampleExecutionProvider.bin exists already"), c.err());
+        assertArrayEquals(new byte[] {9}, Files.readAllBytes(binary), "the existing binary is kept");
+        assertFalse(Files.exists(out), "no model pointing at a foreign binary is written");
+        assertEquals(List.of("mlp.onnx", "out_ExampleExecutionProvider.bin"), files());
+    }
 }

@@ -264,4 +264,32 @@ class MainRunTest {
         assertEquals(2, none.status());
         assertTrue(none.out().startsWith("usage: ortex"), none.toString());
     }
+
+    @Test
+    void randomInputsAreAnnouncedInTextAndJson() throws IOException {
+        Path m = model();
+        Cli text = Cli.run("run", m.toString());
+        assertEquals(0, text.status(), text.toString());
+        assertTrue(text.out().contains("inputs    random (seed 42): x, y"), text.out());
+        Cli json = Cli.run("run", m.toString(), "--json", "--seed", "3");
+        assertEquals(0, json.status(), json.toString());
+        Map<String, Object> report = object(parse(json.out()));
+        assertEquals(List.of("x", "y"), report.get("random_inputs"));
+        assertEquals(3.0, report.get("seed"));
+
+        Path x = dir.resolve("x.pb");
+        TensorFiles.write(Tensor.ofFloats(new float[6], 2, 3), "x", x);
+        Cli asked = Cli.run("run", m.toString(), "--input", "x=" + x, "--random-inputs", "--json");
+        assertEquals(0, asked.status(), asked.toString());
+        assertEquals(List.of("y"), object(parse(asked.out())).get("random_inputs"));
+
+        Path inputs = Files.createDirectories(dir.resolve("all"));
+        TensorFiles.write(Tensor.ofFloats(new float[6], 2, 3), "x", inputs.resolve("input_0.pb"));
+        TensorFiles.write(Tensor.ofFloats(new float[6], 2, 3), "y", inputs.resolve("input_1.pb"));
+        Cli given = Cli.run("run", m.toString(), "--inputs", inputs.toString(), "--json");
+        assertEquals(0, given.status(), given.toString());
+        assertEquals(List.of(), object(parse(given.out())).get("random_inputs"));
+        Cli givenText = Cli.run("run", m.toString(), "--inputs", inputs.toString());
+        assertTrue(!givenText.out().contains("random"), givenText.out());
+    }
 }

@@ -1,7 +1,11 @@
 package io.ortex.runtime.internal;
 
 import io.ortex.api.ErrorCode;
+import io.ortex.api.Names;
 import io.ortex.api.OrtexException;
+import io.ortex.api.ResourceLimitException;
+import io.ortex.api.ResourceLimits;
+import io.ortex.api.RunMemory;
 import io.ortex.api.Tensor;
 import io.ortex.api.spi.ComputeKernel;
 import io.ortex.api.spi.DataTransfer;
@@ -12,12 +16,14 @@ import io.ortex.api.spi.NodeView;
 import io.ortex.api.spi.ValueView;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.PriorityQueue;
 import java.util.Set;
 
 /**
@@ -184,40 +190,51 @@ final class ExecutionPlan {
                     String ops) {
     }
 
-    /** Topological order of the groups, preferring the group whose first node comes first. */
+    /**
+     * Topological order of the groups, preferring among the ready ones the group whose first node comes first; linear
+     * in the groups and their inputs but for the heap.
+     */
     private static List<Compiled> order(List<Compiled> fused) {
-        Map<String, Compiled> producer = new HashMap<>();
-        for (Compiled c : fused) {
-            for (String out : c.node().outputNames()) {
-                producer.put(out, c);
+        Map<String, Integer> producer = new HashMap<>();
+        for (int i = 0; i < fused.size(); i++) {
+            for (String out : fused.get(i).node().outputNames()) {
+                producer.put(out, i);
             }
         }
-        List<Compiled> pending = new ArrayList<>(fused);
-        pending.sort((a, b) -> Integer.compare(a.firstNode(), b.firstNode()));
-        List<Compiled> done = new ArrayList<>();
-        Set<Compiled> doneSet = new HashSet<>();
-        while (!pending.isEmpty()) {
-            Compiled next = null;
-            for (Compiled c : pending) {
-                boolean ready = true;
-                for (String in : c.node().inputNames()) {
-                    Compiled p = producer.get(in);
-                    if (p != null && p != c && !doneSet.contains(p)) {
-                        ready = false;
-                        break;
-                    }
-                }
-                if (ready) {
-                    next = c;
-                    break;
+        int[] pending = new int[fused.size()];
+        List<List<Integer>> dependents = new ArrayList<>(fused.size());
+        for (int i = 0; i < fused.size(); i++) {
+            dependents.add(new ArrayList<>(1));
+        }
+        for (int i = 0; i < fused.size(); i++) {
+            Set<Integer> waitsFor = new HashSet<>();
+            for (String in : fused.get(i).node().inputNames()) {
+                Integer p = producer.get(in);
+                if (p != null && p != i && waitsFor.add(p)) {
+                    pending[i]++;
+                    dependents.get(p).add(i);
                 }
             }
-            if (next == null) {
-                throw new OrtexException(ErrorCode.INVALID_GRAPH, "the partitions depend on each other in a cycle");
+        }
+        PriorityQueue<Integer> ready = new PriorityQueue<>(Comparator
+                .comparingInt((Integer i) -> fused.get(i).firstNode()).thenComparingInt(i -> i));
+        for (int i = 0; i < fused.size(); i++) {
+            if (pending[i] == 0) {
+                ready.add(i);
             }
-            pending.remove(next);
-            done.add(next);
-            doneSet.add(next);
+        }
+        List<Compiled> done = new ArrayList<>(fused.size());
+        while (!ready.isEmpty()) {
+            int next = ready.poll();
+            done.add(fused.get(next));
+            for (int d : dependents.get(next)) {
+                if (--pending[d] == 0) {
+                    ready.add(d);
+                }
+            }
+        }
+        if (done.size() != fused.size()) {
+            throw new OrtexException(ErrorCode.INVALID_GRAPH, "the partitions depend on each other in a cycle");
         }
         return done;
     }
@@ -268,6 +285,7 @@ final class ExecutionPlan {
     void execute(Tensor[] values, Run run) {
         RunArena arena = run.arena();
         SessionProfiler profiler = run.profiler();
+        RunMemory.Budget budget = RunMemory.current();
         for (Step s : steps) {
             int[] inSlots = s.inputSlots();
             Tensor[] in = new Tensor[inSlots.length];
@@ -282,10 +300,10 @@ final class ExecutionPlan {
             arena.beginStep();
             Tensor[] out;
             try {
-                out = s.kernel().compute(run.context(), in);
+                out = compute(s, run.context(), in);
                 if (out == null || out.length != s.outputs().length) {
-                    throw new OrtexException(ErrorCode.RUNTIME_EXCEPTION, "partition '" + s.name() + "' of EP "
-                            + s.ep() + " returned " + (out == null ? "nothing" : out.length + " outputs")
+                    throw new OrtexException(ErrorCode.RUNTIME_EXCEPTION, "partition " + Names.quote(s.name())
+                            + " of EP " + s.ep() + " returned " + (out == null ? "nothing" : out.length + " outputs")
                             + ", expected " + s.outputs().length);
                 }
                 int[] outSlots = s.outputSlots();
@@ -293,9 +311,15 @@ final class ExecutionPlan {
                     if (out[i] != null) {
                         values[outSlots[i]] = out[i];
                         arena.hold(out[i]);
+                        if (budget != null) {
+                            budget.hold(RunMemory.bytes(out[i]));
+                        }
                     }
                 }
                 for (int f : s.freeSlots()) {
+                    if (budget != null && values[f] != null) {
+                        budget.release(RunMemory.bytes(values[f]));
+                    }
                     arena.drop(values[f]);
                     values[f] = null;
                 }
@@ -308,22 +332,32 @@ final class ExecutionPlan {
         }
     }
 
+    /**
+     * Runs one step's kernel. What the kernel throws beyond the runtime's own exceptions (an EP's bug) fails this run
+     * only, naming the partition and its EP; running out of memory does too, since the failed allocation holds
+     * nothing.
+     */
+    private static Tensor[] compute(Step s, KernelContext context, Tensor[] in) {
+        try {
+            return s.kernel().compute(context, in);
+        } catch (OrtexException e) {
+            throw e;
+        } catch (OutOfMemoryError e) {
+            throw new ResourceLimitException(ErrorCode.RUNTIME_EXCEPTION, "partition " + Names.quote(s.name())
+                    + " of EP " + s.ep() + " ran out of memory (" + e.getMessage() + "); give the JVM more heap (-Xmx)"
+                    + " or limit the run (" + ResourceLimits.RUN_BYTES + ")", null);
+        } catch (RuntimeException | StackOverflowError e) {
+            throw new OrtexException(ErrorCode.RUNTIME_EXCEPTION, "partition " + Names.quote(s.name()) + " of EP "
+                    + s.ep() + " failed: " + e, e);
+        }
+    }
+
     static List<String> names(List<ValueView> values) {
         List<String> names = new ArrayList<>(values.size());
         for (ValueView v : values) {
             names.add(v.name());
         }
         return names;
-    }
-
-    static int firstIndex(List<NodeView> graphOrder, List<NodeView> group) {
-        Set<NodeView> members = new HashSet<>(group);
-        for (int i = 0; i < graphOrder.size(); i++) {
-            if (members.contains(graphOrder.get(i))) {
-                return i;
-            }
-        }
-        return Integer.MAX_VALUE;
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.ortex.runtime.internal;
 
 import io.ortex.api.InvalidArgumentException;
+import io.ortex.api.Names;
 import io.ortex.api.spi.EpContextNode;
 import io.ortex.api.spi.FusionOptions;
 import io.ortex.api.spi.GraphView;
@@ -12,8 +13,8 @@ import io.ortex.runtime.internal.epcontext.EpContextReader;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashSet;
-import java.util.LinkedHashSet;
+import java.util.Comparator;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -32,63 +33,92 @@ final class GroupGraphView implements GraphView {
     private final List<ValueView> outputs;
     private final String name;
     private final Path contextFolder;
+    private final int firstPosition;
 
-    GroupGraphView(Graph graph, String name, List<NodeView> groupNodes, FusionOptions options) {
-        this(graph, name, groupNodes, options, null);
-    }
-
-    GroupGraphView(Graph graph, String name, List<NodeView> groupNodes, FusionOptions options, Path contextFolder) {
+    /**
+     * Builds the view of one group in time linear in the group's size and the edges that touch it.
+     *
+     * @param graph the graph the group belongs to
+     * @param name the view's name
+     * @param groupNodes the group's nodes, in any order
+     * @param options the EP's fusion options
+     * @param contextFolder the folder context binary files are resolved against, or {@code null}
+     * @param positions each node's position in the graph's topological order
+     */
+    GroupGraphView(Graph graph, String name, List<NodeView> groupNodes, FusionOptions options, Path contextFolder,
+                   Map<NodeView, Integer> positions) {
         this.graph = graph;
         this.name = name;
         this.contextFolder = contextFolder;
-        Set<NodeView> members = new HashSet<>(groupNodes);
-        List<NodeView> ordered = new ArrayList<>();
-        for (NodeView n : graph.nodes()) {
-            if (members.contains(n)) {
-                ordered.add(n);
-            }
+        Set<NodeView> members;
+        List<NodeView> ordered;
+        if (groupNodes.size() == 1) {
+            // the common case of a fallback EP's single-node claims (nodes compare by identity)
+            members = Set.of(groupNodes.get(0));
+            ordered = List.of(groupNodes.get(0));
+        } else {
+            members = Collections.newSetFromMap(new IdentityHashMap<>());
+            members.addAll(groupNodes);
+            ordered = new ArrayList<>(members);
+            ordered.sort(Comparator.comparingInt(positions::get));
         }
         this.nodes = Collections.unmodifiableList(ordered);
-        Set<String> produced = new HashSet<>();
-        for (NodeView n : ordered) {
-            for (ValueView v : n.outputs()) {
-                if (v != null) {
-                    produced.add(v.name());
-                }
-            }
-        }
-        LinkedHashSet<ValueView> in = new LinkedHashSet<>();
+        this.firstPosition = ordered.isEmpty() ? Integer.MAX_VALUE : positions.get(ordered.get(0));
+        List<ValueView> in = new ArrayList<>();
+        Set<ValueView> seen = Collections.newSetFromMap(new IdentityHashMap<>());
         for (NodeView n : ordered) {
             for (ValueView v : concat(n.inputs(), n.implicitInputs())) {
-                if (v != null && !produced.contains(v.name())
-                        && !(options.dropConstantInitializers() && v.isConstantInitializer())) {
+                // a value made inside the group is not one of its inputs (values of outer graphs have no producer)
+                if (v != null && !v.producer().map(members::contains).orElse(false)
+                        && !(options.dropConstantInitializers() && v.isConstantInitializer()) && seen.add(v)) {
                     in.add(v);
                 }
             }
         }
         this.inputs = List.copyOf(in);
-        Set<String> neededOutside = new HashSet<>();
-        for (NodeView n : graph.nodes()) {
-            if (!members.contains(n)) {
-                for (ValueView v : concat(n.inputs(), n.implicitInputs())) {
-                    if (v != null) {
-                        neededOutside.add(v.name());
-                    }
-                }
-            }
-        }
-        for (ValueView v : graph.outputs()) {
-            neededOutside.add(v.name());
-        }
         List<ValueView> out = new ArrayList<>();
         for (NodeView n : ordered) {
             for (ValueView v : n.outputs()) {
-                if (v != null && neededOutside.contains(v.name())) {
+                if (v != null && (v.isGraphOutput() || readOutside(v, members))) {
                     out.add(v);
                 }
             }
         }
         this.outputs = List.copyOf(out);
+    }
+
+    /** Tells whether a node outside the group reads a value (its consumers are the nodes of its own graph). */
+    private static boolean readOutside(ValueView v, Set<NodeView> members) {
+        for (NodeView c : v.consumers()) {
+            if (!members.contains(c)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Numbers a graph's nodes in its topological order, for views and plans that order groups.
+     *
+     * @param graph the graph
+     * @return each node's position
+     */
+    static Map<NodeView, Integer> positions(GraphView graph) {
+        List<NodeView> all = graph.nodes();
+        Map<NodeView, Integer> positions = new IdentityHashMap<>(all.size() * 2);
+        for (int i = 0; i < all.size(); i++) {
+            positions.put(all.get(i), i);
+        }
+        return positions;
+    }
+
+    /**
+     * Gives the position of the group's first node in the graph's topological order.
+     *
+     * @return the position
+     */
+    int firstPosition() {
+        return firstPosition;
     }
 
     private static List<ValueView> concat(List<ValueView> a, List<ValueView> b) {
@@ -164,7 +194,7 @@ final class GroupGraphView implements GraphView {
     @Override
     public EpContextNode epContext(NodeView node) {
         if (!nodes.contains(node) || !(node instanceof Node n)) {
-            throw new InvalidArgumentException("node '" + node.displayName() + "' is not a node of " + name);
+            throw new InvalidArgumentException("node " + Names.quote(node.displayName()) + " is not a node of " + name);
         }
         return EpContextReader.read(n, contextFolder);
     }

@@ -4,8 +4,10 @@ import io.ortex.api.ElementType;
 import io.ortex.api.EpUnavailableException;
 import io.ortex.api.ErrorCode;
 import io.ortex.api.InvalidArgumentException;
+import io.ortex.api.Names;
 import io.ortex.api.NodeAssignment;
 import io.ortex.api.OrtexException;
+import io.ortex.api.RunMemory;
 import io.ortex.api.Session;
 import io.ortex.api.Tensor;
 import io.ortex.api.TensorInfo;
@@ -182,7 +184,7 @@ final class InferenceSession implements Session {
         checkFeeds(feeds);
         for (String name : outputNames) {
             if (outputs.stream().noneMatch(o -> o.name().equals(name))) {
-                throw new InvalidArgumentException("the model has no output '" + name + "'");
+                throw new InvalidArgumentException("the model has no output " + Names.quote(name));
             }
         }
         enter();
@@ -237,12 +239,16 @@ final class InferenceSession implements Session {
                 started.add(e);
             }
             ExecutionPlan.Run run = new ExecutionPlan.Run(new RunContext(p, arena), arena, profiler);
-            Map<String, Tensor> all = p.main().run(feeds, run);
+            Map<String, Tensor> all;
+            try (RunMemory.Budget budget = RunMemory.open(model.limits())) {
+                all = p.main().run(feeds, run);
+            }
             Map<String, Tensor> result = new LinkedHashMap<>();
             for (String name : outputNames) {
                 Tensor t = all.get(name);
                 if (t == null) {
-                    throw new OrtexException(ErrorCode.RUNTIME_EXCEPTION, "output '" + name + "' was not computed");
+                    throw new OrtexException(ErrorCode.RUNTIME_EXCEPTION, "output " + Names.quote(name)
+                            + " was not computed");
                 }
                 result.put(name, t);
             }
@@ -296,7 +302,8 @@ final class InferenceSession implements Session {
         public Map<String, Tensor> runSubgraph(GraphView subgraph, Map<String, Tensor> values) {
             GraphPlan sub = subgraph instanceof Graph g ? plan.compiled().plans().get(g) : null;
             if (sub == null) {
-                throw new InvalidArgumentException("subgraph '" + subgraph.name() + "' does not belong to session "
+                throw new InvalidArgumentException("subgraph " + Names.quote(subgraph.name())
+                        + " does not belong to session "
                         + id);
             }
             return sub.run(values, new ExecutionPlan.Run(this, arena, profiler));
@@ -307,26 +314,30 @@ final class InferenceSession implements Session {
         for (Map.Entry<String, Tensor> e : feeds.entrySet()) {
             TensorInfo info = inputs.get(e.getKey());
             if (info == null) {
-                throw new InvalidArgumentException("the model has no input '" + e.getKey() + "'; its inputs are "
+                throw new InvalidArgumentException("the model has no input " + Names.quote(e.getKey())
+                        + "; its inputs are "
                         + inputs.keySet());
             }
             Tensor t = e.getValue();
             if (t == null) {
-                throw new InvalidArgumentException("input '" + e.getKey() + "' is null");
+                throw new InvalidArgumentException("input " + Names.quote(e.getKey()) + " is null");
             }
             ElementType want = info.type();
             if (want != null && t.type() != want) {
-                throw new InvalidArgumentException("input '" + e.getKey() + "' must be " + want + ", not " + t.type());
+                throw new InvalidArgumentException("input " + Names.quote(e.getKey()) + " must be " + want + ", not "
+                        + t.type());
             }
             long[] dims = info.dims();
             if (dims != null) {
                 if (dims.length != t.rank()) {
-                    throw new InvalidArgumentException("input '" + e.getKey() + "' must have rank " + dims.length
+                    throw new InvalidArgumentException("input " + Names.quote(e.getKey()) + " must have rank "
+                            + dims.length
                             + " (" + info + "), got shape " + Tensor.shapeString(t.shape()));
                 }
                 for (int i = 0; i < dims.length; i++) {
                     if (dims[i] >= 0 && dims[i] != t.dim(i)) {
-                        throw new InvalidArgumentException("input '" + e.getKey() + "' dimension " + i + " must be "
+                        throw new InvalidArgumentException("input " + Names.quote(e.getKey()) + " dimension " + i
+                                + " must be "
                                 + dims[i] + " (" + info + "), got shape " + Tensor.shapeString(t.shape()));
                     }
                 }
@@ -334,7 +345,7 @@ final class InferenceSession implements Session {
         }
         for (String name : inputs.keySet()) {
             if (!optionalInputs.contains(name) && !feeds.containsKey(name)) {
-                throw new InvalidArgumentException("input '" + name + "' is missing");
+                throw new InvalidArgumentException("input " + Names.quote(name) + " is missing");
             }
         }
     }

@@ -1,5 +1,6 @@
 package io.ortex.runtime.internal;
 
+import io.ortex.api.Names;
 import io.ortex.api.NotImplementedException;
 import io.ortex.api.spi.EpContextNode;
 import io.ortex.api.spi.ExecutionProvider;
@@ -11,9 +12,11 @@ import io.ortex.onnx.Graph;
 import java.lang.System.Logger.Level;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -47,6 +50,7 @@ final class Partitioner {
     static List<Group> partition(Graph graph, List<ExecutionProvider> eps, BiConsumer<Level, String> log) {
         Map<NodeView, ExecutionProvider> owner = new HashMap<>();
         List<Group> groups = new ArrayList<>();
+        Map<NodeView, Integer> positions = GroupGraphView.positions(graph);
         for (ExecutionProvider ep : eps) {
             Collector claims = new Collector(graph);
             try {
@@ -55,7 +59,7 @@ final class Partitioner {
                 log.accept(Level.WARNING, "EP " + ep.name() + " failed in getCapability and claims no node: " + e);
                 continue;
             }
-            String refusal = claims.refusal != null ? claims.refusal : findCycle(claims.groups);
+            String refusal = claims.refusal != null ? claims.refusal : findCycle(claims.groups, positions);
             if (refusal != null) {
                 log.accept(Level.WARNING, "EP " + ep.name() + " claims no node: " + refusal);
                 continue;
@@ -85,13 +89,14 @@ final class Partitioner {
         }
         for (NodeView n : graph.nodes()) {
             if (!owner.containsKey(n) && EpContextNode.isEpContext(n)) {
-                throw new NotImplementedException("EPContext node '" + n.displayName() + "' (source '"
+                throw new NotImplementedException("EPContext node " + Names.quote(n.displayName()) + " (source '"
                         + n.stringAttr(EpContextNode.SOURCE, "") + "') is not claimed by any EP of this session ("
                         + eps.stream().map(ExecutionProvider::name).collect(Collectors.joining(", "))
                         + "): the EP that compiled it is not selected or not registered");
             }
             if (!owner.containsKey(n)) {
-                throw new NotImplementedException("node '" + n.displayName() + "' (op " + opName(n) + ", opset "
+                throw new NotImplementedException("node " + Names.quote(n.displayName()) + " (op " + opName(n)
+                        + ", opset "
                         + n.opsetVersion() + ") is not supported by any EP of this session ("
                         + eps.stream().map(ExecutionProvider::name).collect(Collectors.joining(", ")) + ")");
             }
@@ -107,18 +112,26 @@ final class Partitioner {
         return nodes.stream().map(NodeView::displayName).limit(5).collect(Collectors.joining(", ", "[", "]"));
     }
 
-    /** Refuses a fused group when a path from one of its nodes leaves the group and comes back into it. */
-    private static String findCycle(List<Group> groups) {
+    /**
+     * Refuses a fused group when a path from one of its nodes leaves the group and comes back into it. Only nodes
+     * placed before the group's last node in topological order can lead back into it, so the search stops there and
+     * costs the group's span, not the whole graph.
+     */
+    private static String findCycle(List<Group> groups, Map<NodeView, Integer> positions) {
         for (Group g : groups) {
             if (g.nodes().size() < 2) {
                 continue;
             }
             Set<NodeView> members = new HashSet<>(g.nodes());
+            int last = 0;
+            for (NodeView n : g.nodes()) {
+                last = Math.max(last, positions.get(n));
+            }
             Deque<NodeView> frontier = new ArrayDeque<>();
             Set<NodeView> seen = new HashSet<>();
             for (NodeView n : g.nodes()) {
                 for (NodeView c : consumers(n)) {
-                    if (!members.contains(c) && seen.add(c)) {
+                    if (!members.contains(c) && positions.get(c) < last && seen.add(c)) {
                         frontier.add(c);
                     }
                 }
@@ -130,7 +143,7 @@ final class Partitioner {
                         return "fusing " + names(g.nodes()) + " would create a cycle through node '"
                                 + outside.displayName() + "'";
                     }
-                    if (seen.add(c)) {
+                    if (positions.get(c) < last && seen.add(c)) {
                         frontier.add(c);
                     }
                 }
@@ -145,52 +158,71 @@ final class Partitioner {
      * Nodes outside every group count as partitions of one node.
      */
     private static String findPartitionCycle(Graph graph, List<Group> groups) {
-        Map<NodeView, Integer> unit = new HashMap<>();
+        List<NodeView> all = graph.nodes();
+        Map<NodeView, Integer> unit = new IdentityHashMap<>(all.size() * 2);
         for (int g = 0; g < groups.size(); g++) {
             for (NodeView n : groups.get(g).nodes()) {
                 unit.put(n, g);
             }
         }
         int next = groups.size();
-        for (NodeView n : graph.nodes()) {
+        for (NodeView n : all) {
             if (!unit.containsKey(n)) {
                 unit.put(n, next++);
             }
         }
-        List<Set<Integer>> edges = new ArrayList<>();
-        for (int i = 0; i < next; i++) {
-            edges.add(new HashSet<>());
-        }
-        for (NodeView n : graph.nodes()) {
+        // edges between units, repeats allowed: each is counted once and released once
+        int[] edgeFrom = new int[16];
+        int[] edgeTo = new int[16];
+        int edges = 0;
+        for (NodeView n : all) {
             int to = unit.get(n);
-            List<ValueView> reads = new ArrayList<>(n.inputs());
-            reads.addAll(n.implicitInputs());
-            for (ValueView v : reads) {
-                Integer from = v == null ? null : v.producer().map(unit::get).orElse(null);
-                if (from != null && from != to) {
-                    edges.get(from).add(to);
+            for (int k = 0; k < 2; k++) {
+                for (ValueView v : k == 0 ? n.inputs() : n.implicitInputs()) {
+                    Integer from = v == null ? null : v.producer().map(unit::get).orElse(null);
+                    if (from != null && from != to) {
+                        if (edges == edgeFrom.length) {
+                            edgeFrom = Arrays.copyOf(edgeFrom, edges * 2);
+                            edgeTo = Arrays.copyOf(edgeTo, edges * 2);
+                        }
+                        edgeFrom[edges] = from;
+                        edgeTo[edges++] = to;
+                    }
                 }
             }
         }
+        // adjacency in compressed rows: the edges leaving unit u are targets[start[u] .. start[u + 1])
+        int[] start = new int[next + 1];
+        for (int e = 0; e < edges; e++) {
+            start[edgeFrom[e] + 1]++;
+        }
+        for (int u = 0; u < next; u++) {
+            start[u + 1] += start[u];
+        }
+        int[] targets = new int[edges];
+        int[] fill = Arrays.copyOf(start, next);
         int[] pending = new int[next];
-        edges.forEach(e -> e.forEach(t -> pending[t]++));
-        Deque<Integer> ready = new ArrayDeque<>();
+        for (int e = 0; e < edges; e++) {
+            targets[fill[edgeFrom[e]]++] = edgeTo[e];
+            pending[edgeTo[e]]++;
+        }
+        int[] ready = new int[next];
+        int head = 0;
+        int tail = 0;
         for (int i = 0; i < next; i++) {
             if (pending[i] == 0) {
-                ready.add(i);
+                ready[tail++] = i;
             }
         }
-        int done = 0;
-        while (!ready.isEmpty()) {
-            int u = ready.poll();
-            done++;
-            for (int t : edges.get(u)) {
-                if (--pending[t] == 0) {
-                    ready.add(t);
+        while (head < tail) {
+            int u = ready[head++];
+            for (int e = start[u]; e < start[u + 1]; e++) {
+                if (--pending[targets[e]] == 0) {
+                    ready[tail++] = targets[e];
                 }
             }
         }
-        if (done == next) {
+        if (tail == next) {
             return null;
         }
         List<String> stuck = new ArrayList<>();
@@ -241,7 +273,7 @@ final class Partitioner {
         private void add(List<NodeView> nodes, FusionOptions options) {
             for (NodeView n : nodes) {
                 if (!graphNodes.contains(n)) {
-                    refusal = "it claimed node '" + n.displayName() + "', which is not in this graph";
+                    refusal = "it claimed node " + Names.quote(n.displayName()) + ", which is not in this graph";
                     return;
                 }
             }

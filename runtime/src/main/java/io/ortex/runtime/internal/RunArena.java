@@ -1,6 +1,7 @@
 package io.ortex.runtime.internal;
 
 import io.ortex.api.ElementType;
+import io.ortex.api.RunMemory;
 import io.ortex.api.Tensor;
 import java.lang.reflect.Array;
 import java.util.ArrayDeque;
@@ -66,6 +67,8 @@ final class RunArena {
             ArrayDeque<Object> list = free.get(key);
             array = list == null ? null : list.pollLast();
             if (array == null) {
+                // new memory, unlike a recycled array: checked against the run's limits first
+                RunMemory.check(type, count);
                 array = Array.newInstance(storage.getComponentType(), count);
             } else {
                 recycledBytes += bytes;

@@ -11,7 +11,9 @@ import io.ortex.api.ErrorCode;
 import io.ortex.api.HardwareDevice;
 import io.ortex.api.InvalidArgumentException;
 import io.ortex.api.ModelCompiler;
+import io.ortex.api.Names;
 import io.ortex.api.OrtexException;
+import io.ortex.api.ResourceLimits;
 import io.ortex.api.Session;
 import io.ortex.api.SessionOptions;
 import io.ortex.api.spi.EpFactory;
@@ -22,16 +24,20 @@ import io.ortex.runtime.internal.cache.CompileCache;
 import io.ortex.runtime.internal.epcontext.CompatibilityCheck;
 import io.ortex.runtime.internal.epcontext.EpContextGeneration;
 import io.ortex.runtime.internal.epcontext.SharedContextStore;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.net.MalformedURLException;
 import java.net.URL;
 import java.net.URLClassLoader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.ServiceConfigurationError;
@@ -39,6 +45,8 @@ import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
 
 /**
  * The runtime's {@link Environment}: hardware devices, the EP registry with its libraries and leases, and the
@@ -64,6 +72,7 @@ public final class RuntimeEnvironment implements Environment {
     private final AtomicLong sessionCounter = new AtomicLong();
     private final AtomicLong queryCounter = new AtomicLong();
     private volatile boolean closed;
+    private volatile Map<String, String> limitDefaults = Map.of();
 
     /**
      * Creates an environment and registers the built-in factories, each as a library named after its EP.
@@ -78,6 +87,7 @@ public final class RuntimeEnvironment implements Environment {
         this.selector = new EpSelector(CPU_EP, this::vendorIdOf);
         this.migrator = new SessionMigrator(registry, this::bind);
         registry.onRemoval(migrator::removalBegun);
+        limitDefaults(config);
         for (EpFactory f : builtIn) {
             registry.register(f.name(), List.of(f), null);
         }
@@ -115,14 +125,37 @@ public final class RuntimeEnvironment implements Environment {
     @Override
     public Session createSession(Path model, SessionOptions options) {
         checkOpen();
-        return open(ModelReader.read(model), options);
+        return open(ModelReader.read(model, limits(options)), options);
+    }
+
+    /** The resource limits of a session: its own entries, else the environment's, else the defaults. */
+    private ResourceLimits limits(SessionOptions options) {
+        return ResourceLimits.of(options.config(), limitDefaults);
+    }
+
+    /**
+     * Replaces the environment's resource limits (its {@value ResourceLimits#PREFIX}* entries), which apply to the
+     * sessions created from now on that do not set their own.
+     *
+     * @param config entries, of which those starting with {@value ResourceLimits#PREFIX} are taken
+     * @throws InvalidArgumentException when a limit is not a whole number of 0 or more, naming its key
+     */
+    public void limitDefaults(Map<String, String> config) {
+        Map<String, String> limits = new java.util.TreeMap<>();
+        config.forEach((k, v) -> {
+            if (k.startsWith(ResourceLimits.PREFIX)) {
+                limits.put(k, v);
+            }
+        });
+        ResourceLimits.of(Map.of(), limits);
+        this.limitDefaults = Map.copyOf(limits);
     }
 
     @Override
     public Session createSession(byte[] model, SessionOptions options) {
         checkOpen();
         String folder = options.configValue(SessionOptions.MODEL_EXTERNAL_INITIALIZERS_FOLDER, null);
-        return open(ModelReader.read(model, folder == null ? null : Path.of(folder)), options);
+        return open(ModelReader.read(model, folder == null ? null : Path.of(folder), limits(options)), options);
     }
 
     private Session open(OnnxModel model, SessionOptions options) {
@@ -138,10 +171,37 @@ public final class RuntimeEnvironment implements Environment {
      * @return the session
      */
     InferenceSession open(OnnxModel model, SessionOptions options, EpContextGeneration generation) {
+        SessionOptions current = options;
+        Set<String> skipped = new LinkedHashSet<>();
+        while (true) {
+            try {
+                return open(model, current, generation, skipped);
+            } catch (EpFailure f) {
+                if (!mayGoOnWithout(current, f.epName()) || !skipped.add(f.epName())) {
+                    throw f;
+                }
+                LOG.log(System.Logger.Level.WARNING, model.describe() + ": " + f.getMessage()
+                        + "; creating the session without EP " + f.epName() + " ("
+                        + SessionOptions.RETRY_WITHOUT_FAILED_EP + "=1)");
+                current = SessionMigrator.without(current, skipped);
+            }
+        }
+    }
+
+    /** Tells whether session creation may go on without an EP that failed. */
+    private boolean mayGoOnWithout(SessionOptions options, String epName) {
+        return "1".equals(options.configValue(SessionOptions.RETRY_WITHOUT_FAILED_EP,
+                SessionOptions.RETRY_WITHOUT_FAILED_EP_DEFAULT).trim())
+                && !"1".equals(options.configValue(SessionOptions.DISABLE_CPU_EP_FALLBACK, "0").trim())
+                && !CPU_EP.equals(epName);
+    }
+
+    private InferenceSession open(OnnxModel model, SessionOptions options, EpContextGeneration generation,
+                                  Set<String> skipped) {
         Map<String, String> metadata = ModelMetadata.of(model);
         String id = "s" + sessionCounter.incrementAndGet();
         SessionLease lease = new SessionLease(id, model.path().map(Object::toString).orElse("(bytes)"));
-        SessionMigrator.Bound bound = bind(lease, options, metadata);
+        SessionMigrator.Bound bound = bind(lease, options, metadata, skipped);
         try {
             InferenceSession[] self = new InferenceSession[1];
             CachedCompilation.Opener opener = (m, config, plan) -> {
@@ -190,11 +250,19 @@ public final class RuntimeEnvironment implements Environment {
      * @return the EPs chosen, leased
      */
     private SessionMigrator.Bound bind(SessionLease lease, SessionOptions options, Map<String, String> metadata) {
+        return bind(lease, options, metadata, Set.of());
+    }
+
+    /** Selects and leases a session's EPs among the active devices, leaving out the EPs named in {@code skipped}. */
+    private SessionMigrator.Bound bind(SessionLease lease, SessionOptions options, Map<String, String> metadata,
+                                       Set<String> skipped) {
         EpSelector.Selection selection;
         Map<String, EpFactory> factories;
         List<String> epNames;
         for (int attempt = 1; ; attempt++) {
-            selection = selector.select(options, registry.activeDevices(), metadata);
+            List<EpDevice> devices = registry.activeDevices().stream()
+                    .filter(d -> !skipped.contains(d.epName())).toList();
+            selection = selector.select(options, devices, metadata);
             epNames = selection.choices().stream().map(EpSelector.Choice::epName).toList();
             try {
                 factories = registry.acquire(lease, epNames);
@@ -224,38 +292,89 @@ public final class RuntimeEnvironment implements Environment {
         if (name == null || name.isBlank()) {
             throw new InvalidArgumentException("an EP library needs a registration name");
         }
-        if (jar == null || !Files.isRegularFile(jar)) {
-            throw new InvalidArgumentException(ErrorCode.NO_SUCH_FILE, "EP library '" + name + "': " + jar
-                    + " is not a jar file", null);
-        }
+        checkJar(name, jar);
         URLClassLoader loader;
         try {
             loader = new URLClassLoader("ortex-ep-" + name, new URL[] {jar.toUri().toURL()},
                     EpFactory.class.getClassLoader());
         } catch (MalformedURLException e) {
-            throw new InvalidArgumentException(ErrorCode.INVALID_ARGUMENT, "EP library '" + name + "': bad path "
+            throw new InvalidArgumentException(ErrorCode.INVALID_ARGUMENT, "EP library " + Names.quote(name)
+                    + ": bad path "
                     + jar, e);
         }
         try {
             List<EpFactory> factories = new ArrayList<>();
+            List<String> elsewhere = new ArrayList<>();
             for (ServiceLoader.Provider<EpFactory> p : ServiceLoader.load(EpFactory.class, loader).stream().toList()) {
                 if (p.type().getClassLoader() == loader) {
                     factories.add(p.get());
+                } else {
+                    elsewhere.add(p.type().getName());
                 }
             }
             if (factories.isEmpty()) {
-                throw new InvalidArgumentException("EP library '" + name + "': " + jar + " declares no "
+                List<String> declared = declaredProviders(jar);
+                if (!declared.isEmpty() && elsewhere.containsAll(declared)) {
+                    throw new InvalidArgumentException("EP library " + Names.quote(name) + ": " + jar + " declares "
+                            + String.join(", ", declared) + ", but the application already loads "
+                            + (declared.size() == 1 ? "that class" : "those classes")
+                            + " from its class or module path, so the jar adds no EP; its EPs are registered already");
+                }
+                throw new InvalidArgumentException("EP library " + Names.quote(name) + ": " + jar + " declares no "
                         + EpFactory.class.getName() + " provider in META-INF/services");
             }
             registry.register(name, factories, loader);
         } catch (ServiceConfigurationError e) {
             closeQuietly(loader);
-            throw new InvalidArgumentException(ErrorCode.INVALID_ARGUMENT, "EP library '" + name + "': "
+            throw new InvalidArgumentException(ErrorCode.INVALID_ARGUMENT, "EP library " + Names.quote(name) + ": "
                     + e.getMessage(), e);
         } catch (RuntimeException | Error e) {
             closeQuietly(loader);
             throw e;
         }
+    }
+
+    /** Refuses a library path that is missing, a folder, or not a jar (zip) file, each with its own message. */
+    private static void checkJar(String name, Path jar) {
+        if (jar == null || !Files.exists(jar)) {
+            throw new InvalidArgumentException(ErrorCode.NO_SUCH_FILE, "EP library " + Names.quote(name) + ": " + jar
+                    + " does not exist", null);
+        }
+        if (Files.isDirectory(jar)) {
+            throw new InvalidArgumentException(ErrorCode.NO_SUCH_FILE, "EP library " + Names.quote(name) + ": " + jar
+                    + " is a folder, not a jar file", null);
+        }
+        try (JarFile ignored = new JarFile(jar.toFile())) {
+            // readable as a zip: the class loader can use it
+        } catch (IOException e) {
+            throw new InvalidArgumentException(ErrorCode.INVALID_ARGUMENT, "EP library " + Names.quote(name) + ": "
+                    + jar
+                    + " is not a jar (zip) file" + (e.getMessage() == null ? "" : ": " + e.getMessage()), e);
+        }
+    }
+
+    /** The provider classes a jar names in its {@code META-INF/services} file for {@link EpFactory}. */
+    private static List<String> declaredProviders(Path jar) {
+        List<String> names = new ArrayList<>();
+        try (JarFile file = new JarFile(jar.toFile())) {
+            JarEntry entry = file.getJarEntry("META-INF/services/" + EpFactory.class.getName());
+            if (entry == null) {
+                return names;
+            }
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(file.getInputStream(entry),
+                    StandardCharsets.UTF_8))) {
+                for (String line = in.readLine(); line != null; line = in.readLine()) {
+                    int hash = line.indexOf('#');
+                    String provider = (hash >= 0 ? line.substring(0, hash) : line).trim();
+                    if (!provider.isEmpty()) {
+                        names.add(provider);
+                    }
+                }
+            }
+        } catch (IOException e) {
+            // the jar was readable a moment ago; without its list the plain message applies
+        }
+        return names;
     }
 
     private static void closeQuietly(URLClassLoader loader) {
@@ -284,7 +403,7 @@ public final class RuntimeEnvironment implements Environment {
         try {
             f = registry.acquire(lease, List.of(epName)).get(epName);
         } catch (OrtexException e) {
-            throw new InvalidArgumentException("no EP named '" + epName + "' is registered");
+            throw new InvalidArgumentException("no EP named " + Names.quote(epName) + " is registered");
         }
         try {
             DeviceIncompatibility d = f.deviceIncompatibility(device);
@@ -312,10 +431,10 @@ public final class RuntimeEnvironment implements Environment {
     OnnxModel readModel(Path file, byte[] bytes, SessionOptions options) {
         checkOpen();
         if (file != null) {
-            return ModelReader.read(file);
+            return ModelReader.read(file, limits(options));
         }
         String folder = options.configValue(SessionOptions.MODEL_EXTERNAL_INITIALIZERS_FOLDER, null);
-        return ModelReader.read(bytes, folder == null ? null : Path.of(folder));
+        return ModelReader.read(bytes, folder == null ? null : Path.of(folder), limits(options));
     }
 
     @Override
@@ -438,7 +557,8 @@ public final class RuntimeEnvironment implements Environment {
                 }
                 long waited = Duration.ofNanos(System.nanoTime() - started).toSeconds();
                 if (!fail) {
-                    LOG.log(System.Logger.Level.WARNING, "EP library '" + name + "' (" + String.join(", ", eps)
+                    LOG.log(System.Logger.Level.WARNING, "EP library " + Names.quote(name) + " ("
+                            + String.join(", ", eps)
                             + ") is still held after " + waited + " s by " + holders + "; waiting for them to close");
                     continue;
                 }
@@ -446,9 +566,9 @@ public final class RuntimeEnvironment implements Environment {
                     for (InferenceSession s : sessions) {
                         if (s.id().equals(lease.sessionId())) {
                             LOG.log(System.Logger.Level.WARNING, "failing session " + lease + ": it still holds EP "
-                                    + "library '" + name + "' after " + waited + " s");
-                            s.fail("EP " + String.join(", ", eps) + " is unavailable: its library '" + name
-                                    + "' was removed while session " + s.id() + " held it");
+                                    + "library " + Names.quote(name) + " after " + waited + " s");
+                            s.fail("EP " + String.join(", ", eps) + " is unavailable: its library "
+                                    + Names.quote(name) + " was removed while session " + s.id() + " held it");
                         }
                     }
                 }

@@ -8,6 +8,7 @@ import io.ortex.api.GraphOptimizationLevel;
 import io.ortex.api.InitializerPlacement;
 import io.ortex.api.InvalidArgumentException;
 import io.ortex.api.ModelCompiler;
+import io.ortex.api.Names;
 import io.ortex.api.OrtexException;
 import io.ortex.api.SessionOptions;
 import io.ortex.onnx.ModelReader;
@@ -120,8 +121,8 @@ final class RuntimeModelCompiler implements ModelCompiler {
             throw new InvalidArgumentException("the EP context binaries' model name must not be empty");
         }
         if (modelName.contains("/") || modelName.contains("\\") || modelName.equals(".") || modelName.equals("..")) {
-            throw new InvalidArgumentException("the EP context binaries' model name '" + modelName
-                    + "' must be a plain name, without path separators");
+            throw new InvalidArgumentException("the EP context binaries' model name " + Names.quote(modelName)
+                    + " must be a plain name, without path separators");
         }
         this.binaryFolder = outputFolder.toAbsolutePath().normalize();
         this.binaryName = modelName;

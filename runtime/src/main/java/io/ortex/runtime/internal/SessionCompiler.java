@@ -120,8 +120,8 @@ final class SessionCompiler {
             Map<Graph, List<ExecutionPlan.Compiled>> compiled = new IdentityHashMap<>();
             Map<NodeView, String[]> where = new HashMap<>();
             Path contextFolder = settings.contextFolder(model.path().orElse(null));
-            List<CompiledGroup> done = compileAll(model, created, graphs, groups, compiled, where, contextFolder,
-                    generation);
+            List<CompiledGroup> done = compileAll(model, config, created, graphs, groups, compiled, where,
+                    contextFolder, generation);
             if (generation != null) {
                 generation.finish(model, savedPartitions(model, done), compatibility(model, created));
             }
@@ -135,7 +135,8 @@ final class SessionCompiler {
             return new Result(model, List.copyOf(created), Collections.unmodifiableMap(plans),
                     List.copyOf(assignment));
         } catch (RuntimeException e) {
-            release(created);
+            EpInstance stillCompiling = e instanceof EpFailure f ? f.abandoned() : null;
+            release(created.stream().filter(i -> i != stillCompiling).toList());
             throw e;
         }
     }
@@ -190,12 +191,14 @@ final class SessionCompiler {
         out.add(g);
     }
 
-    private static List<CompiledGroup> compileAll(OnnxModel model, List<EpInstance> eps, List<Graph> graphs,
+    private static List<CompiledGroup> compileAll(OnnxModel model, Map<String, String> config, List<EpInstance> eps,
+                                                  List<Graph> graphs,
                                                   Map<Graph, List<Partitioner.Group>> groups,
                                                   Map<Graph, List<ExecutionPlan.Compiled>> compiled,
                                                   Map<NodeView, String[]> where, Path contextFolder,
                                                   EpContextGeneration generation) {
         String hash = modelHash(model);
+        long timeoutMillis = EpCompileCall.timeoutMillis(config);
         int counter = 0;
         int total = groups.values().stream().mapToInt(List::size).sum();
         int finished = 0;
@@ -203,14 +206,16 @@ final class SessionCompiler {
             generation.progress(0, total);
         }
         List<CompiledGroup> done = new ArrayList<>();
+        Map<Graph, Map<NodeView, Integer>> positions = new IdentityHashMap<>();
         for (EpInstance inst : eps) {
             ExecutionProvider ep = inst.ep();
-            List<GraphView> views = new ArrayList<>();
+            List<GroupGraphView> views = new ArrayList<>();
             List<FusedNode> fused = new ArrayList<>();
             List<Graph> owners = new ArrayList<>();
             List<Partitioner.Group> mine = new ArrayList<>();
             int n = 0;
             for (Graph g : graphs) {
+                Map<NodeView, Integer> order = positions.computeIfAbsent(g, GroupGraphView::positions);
                 for (Partitioner.Group group : groups.get(g)) {
                     if (group.ep() != ep) {
                         continue;
@@ -218,7 +223,7 @@ final class SessionCompiler {
                     String metadef = ep.name() + "_" + hash + "_" + n++;
                     String name = ep.name() + "_" + metadef + "_" + counter++;
                     GroupGraphView view = new GroupGraphView(g, metadef, group.nodes(), group.options(),
-                            contextFolder);
+                            contextFolder, order);
                     views.add(view);
                     fused.add(new FusedNodeImpl(name, ExecutionPlan.names(view.inputs()),
                             ExecutionPlan.names(view.outputs())));
@@ -229,7 +234,7 @@ final class SessionCompiler {
             if (views.isEmpty()) {
                 continue;
             }
-            List<ComputeKernel> kernels = ep.compile(views, fused);
+            List<ComputeKernel> kernels = EpCompileCall.compile(inst, List.copyOf(views), fused, timeoutMillis);
             if (kernels == null || kernels.size() != views.size() || kernels.contains(null)) {
                 if (kernels != null) {
                     inst.kernels().addAll(kernels.stream().filter(k -> k != null).toList());
@@ -243,7 +248,7 @@ final class SessionCompiler {
             for (int i = 0; i < views.size(); i++) {
                 Graph g = owners.get(i);
                 compiled.computeIfAbsent(g, k -> new ArrayList<>()).add(new ExecutionPlan.Compiled(fused.get(i),
-                        ep.name(), device, kernels.get(i), ExecutionPlan.firstIndex(g.nodes(), mine.get(i).nodes()),
+                        ep.name(), device, kernels.get(i), views.get(i).firstPosition(),
                         ExecutionPlan.ops(mine.get(i).nodes())));
                 for (NodeView node : mine.get(i).nodes()) {
                     where.put(node, new String[] {ep.name(), fused.get(i).name()});

@@ -78,7 +78,8 @@ public final class EnvironmentComponent implements Environment {
     @Modified
     void modified(Map<String, Object> properties) {
         RuntimeSettings next = RuntimeSettings.parse(properties);
-        if (!next.environmentConfig().equals(settings.environmentConfig())) {
+        environment.limitDefaults(next.environmentConfig());
+        if (!next.discoveryConfig().equals(settings.discoveryConfig())) {
             LOG.log(System.Logger.Level.WARNING, RuntimeSettings.PID + ": the discovery entries changed; they apply "
                     + "when the runtime bundle restarts");
         }

@@ -104,4 +104,71 @@ public @interface RuntimeConfiguration {
     @AttributeDefinition(name = "procfs root", required = false,
             description = "Folder read in place of /proc by hardware discovery (read when the runtime starts).")
     String ortex_discovery_procfs__root() default "/proc";
+
+    /**
+     * The largest model file read, in bytes (key {@value io.ortex.api.ResourceLimits#MODEL_BYTES}).
+     *
+     * @return bytes; 0 for the default ({@value io.ortex.api.ResourceLimits#DEFAULT_MODEL_BYTES})
+     */
+    @AttributeDefinition(name = "Limit: model bytes", min = "0", required = false,
+            description = "Largest model file (or byte array) read, in bytes; 0: 2 GiB - 1, protobuf's limit.")
+    long ortex_limits_model__bytes() default 0;
+
+    /**
+     * The most elements of one tensor (key {@value io.ortex.api.ResourceLimits#TENSOR_ELEMENTS}).
+     *
+     * @return elements; 0 for the default (the largest Java array)
+     */
+    @AttributeDefinition(name = "Limit: tensor elements", min = "0", required = false,
+            description = "Most elements of one tensor: initializer, input file or kernel output; 0: the largest "
+                    + "Java array.")
+    long ortex_limits_tensor__elements() default 0;
+
+    /**
+     * The most bytes of all initializers of a model (key {@value io.ortex.api.ResourceLimits#INITIALIZER_BYTES}).
+     *
+     * @return bytes; 0 for the default (the JVM's maximum heap)
+     */
+    @AttributeDefinition(name = "Limit: initializer bytes", min = "0", required = false,
+            description = "Most bytes all initializers of a model may take, inline and external; 0: the JVM's "
+                    + "maximum heap.")
+    long ortex_limits_initializer__bytes() default 0;
+
+    /**
+     * The deepest nesting of subgraphs (key {@value io.ortex.api.ResourceLimits#NESTING_DEPTH}).
+     *
+     * @return levels; 0 for the default ({@value io.ortex.api.ResourceLimits#DEFAULT_NESTING_DEPTH})
+     */
+    @AttributeDefinition(name = "Limit: nesting depth", min = "0", required = false,
+            description = "Deepest nesting of subgraphs (If, Loop, Scan bodies); 0: 32.")
+    int ortex_limits_nesting__depth() default 0;
+
+    /**
+     * The most nodes of one graph (key {@value io.ortex.api.ResourceLimits#GRAPH_NODES}).
+     *
+     * @return nodes; 0 for the default ({@value io.ortex.api.ResourceLimits#DEFAULT_GRAPH_NODES})
+     */
+    @AttributeDefinition(name = "Limit: nodes per graph", min = "0", required = false,
+            description = "Most nodes one graph may hold; 0: 1,000,000.")
+    long ortex_limits_graph__nodes() default 0;
+
+    /**
+     * The longest string of a model, in characters (key {@value io.ortex.api.ResourceLimits#STRING_LENGTH}).
+     *
+     * @return characters; 0 for the default ({@value io.ortex.api.ResourceLimits#DEFAULT_STRING_LENGTH})
+     */
+    @AttributeDefinition(name = "Limit: string length", min = "0", required = false,
+            description = "Longest name, string attribute, string tensor element or metadata entry of a model; "
+                    + "0: 1,048,576 characters.")
+    long ortex_limits_string__length() default 0;
+
+    /**
+     * The most bytes a run's tensors may take at one time (key {@value io.ortex.api.ResourceLimits#RUN_BYTES}).
+     *
+     * @return bytes; 0 for the default (the JVM's maximum heap)
+     */
+    @AttributeDefinition(name = "Limit: run bytes", min = "0", required = false,
+            description = "Most bytes the tensors of one run may take at one time, checked before each allocation; "
+                    + "0: the JVM's maximum heap.")
+    long ortex_limits_run__bytes() default 0;
 }

@@ -3,6 +3,7 @@ package io.ortex.runtime.osgi;
 import io.ortex.api.Environment;
 import io.ortex.api.ExecutionProviderDevicePolicy;
 import io.ortex.api.InvalidArgumentException;
+import io.ortex.api.ResourceLimits;
 import io.ortex.api.SessionOptions;
 import io.ortex.runtime.internal.discovery.DiscoveryConfig;
 import java.time.Duration;
@@ -60,6 +61,18 @@ public record RuntimeSettings(ExecutionProviderDevicePolicy defaultPolicy, Durat
     /** Key: intra-op threads of sessions that leave them automatic. Default 0 (one per processor). */
     public static final String INTRA_OP_THREADS = "intra.op.threads";
 
+    /**
+     * Gives the entries of the environment configuration that only a restart of the runtime applies: the hardware
+     * discovery entries (the resource limits, {@value ResourceLimits#PREFIX}*, apply at once).
+     *
+     * @return the discovery entries
+     */
+    public Map<String, String> discoveryConfig() {
+        Map<String, String> d = new TreeMap<>(environmentConfig);
+        d.keySet().removeIf(k -> k.startsWith(ResourceLimits.PREFIX));
+        return d;
+    }
+
     /** The prefix of the discovery keys passed to the environment (see {@link DiscoveryConfig}). */
     public static final String DISCOVERY_PREFIX = "ortex.discovery.";
 
@@ -116,10 +129,16 @@ public record RuntimeSettings(ExecutionProviderDevicePolicy defaultPolicy, Durat
         String allow = string(properties, ALLOW_VIRTUAL_DEVICES, "false").trim();
         Map<String, String> env = new TreeMap<>();
         properties.forEach((k, v) -> {
-            if ((k.startsWith(DISCOVERY_PREFIX) || k.startsWith(DiscoveryConfig.DEVICE_PREFIX)) && v != null) {
+            if ((k.startsWith(DISCOVERY_PREFIX) || k.startsWith(DiscoveryConfig.DEVICE_PREFIX)
+                    || k.startsWith(ResourceLimits.PREFIX)) && v != null) {
                 env.put(k, String.valueOf(v));
             }
         });
+        try {
+            ResourceLimits.of(Map.of(), env);
+        } catch (InvalidArgumentException e) {
+            throw new InvalidArgumentException(PID + ": " + e.getMessage());
+        }
         return new RuntimeSettings(policy, Duration.ofSeconds(limit), outcome.equals(OUTCOME_FAIL),
                 list(properties.get(VIRTUAL_GRANTS)), allow.equals("1") || allow.equalsIgnoreCase("true"),
                 (int) threads, env);

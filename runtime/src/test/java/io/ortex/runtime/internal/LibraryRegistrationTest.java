@@ -21,6 +21,7 @@ import io.ortex.api.OrtexException;
 import io.ortex.api.Session;
 import io.ortex.api.SessionOptions;
 import io.ortex.api.Tensor;
+import io.ortex.api.spi.EpFactory;
 import io.ortex.ep.cpu.CpuEpFactory;
 import java.lang.ref.WeakReference;
 import java.nio.file.Path;
@@ -124,6 +125,35 @@ class LibraryRegistrationTest {
             assertEquals(List.of("CPUExecutionProvider"), env.epDevices().stream().map(EpDevice::epName).toList());
             assertThrows(InvalidArgumentException.class, () -> env.unregisterLibrary("none"),
                     "nothing was registered");
+        }
+    }
+
+    @Test
+    void aJarWhoseProviderTheApplicationAlreadyLoadsSaysSo() throws Exception {
+        // a jar that declares the CPU EP, whose classes the test class path already holds (as the module path does)
+        Path jar = dir.resolve("cpu-again.jar");
+        try (java.util.jar.JarOutputStream out = new java.util.jar.JarOutputStream(java.nio.file.Files
+                .newOutputStream(jar))) {
+            out.putNextEntry(new java.util.jar.JarEntry("META-INF/services/" + EpFactory.class.getName()));
+            out.write("io.ortex.ep.cpu.CpuEpFactory\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            out.closeEntry();
+        }
+        try (RuntimeEnvironment env = newEnvironment(Map.of())) {
+            InvalidArgumentException e = assertThrows(InvalidArgumentException.class,
+                    () -> env.registerLibrary("again", jar));
+            assertTrue(e.getMessage().contains("io.ortex.ep.cpu.CpuEpFactory")
+                    && e.getMessage().contains("already loads"), e.getMessage());
+            assertFalse(e.getMessage().contains("declares no"), e.getMessage());
+        }
+    }
+
+    @Test
+    void aFileThatIsNotAZipIsRefusedAsSuch() throws Exception {
+        Path text = java.nio.file.Files.writeString(dir.resolve("text.jar"), "not a zip");
+        try (RuntimeEnvironment env = newEnvironment(Map.of())) {
+            InvalidArgumentException e = assertThrows(InvalidArgumentException.class,
+                    () -> env.registerLibrary("text", text));
+            assertTrue(e.getMessage().contains("is not a jar (zip) file"), e.getMessage());
         }
     }
 

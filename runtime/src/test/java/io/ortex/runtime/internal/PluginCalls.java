@@ -3,6 +3,7 @@ package io.ortex.runtime.internal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
 
 /**
  * Where EP code compiled by {@link PluginJar} reports calls it should never have received: a call after its library
@@ -11,6 +12,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  */
 public final class PluginCalls {
     private static final ConcurrentLinkedQueue<String> VIOLATIONS = new ConcurrentLinkedQueue<>();
+    private static volatile CountDownLatch hang = new CountDownLatch(1);
 
     private PluginCalls() {
     }
@@ -22,6 +24,29 @@ public final class PluginCalls {
      */
     public static void violation(String what) {
         VIOLATIONS.add(what);
+    }
+
+    /**
+     * Blocks a plugin that hangs on purpose until the test lets it go ({@link #releaseHangs()}), ignoring interrupts
+     * as a stuck native call would.
+     */
+    public static void hang() {
+        CountDownLatch latch = hang;
+        while (true) {
+            try {
+                latch.await();
+                return;
+            } catch (InterruptedException e) {
+                // a hung call does not notice interrupts
+            }
+        }
+    }
+
+    /** Lets every plugin blocked in {@link #hang()} return, and makes the next ones block again. */
+    static void releaseHangs() {
+        CountDownLatch latch = hang;
+        hang = new CountDownLatch(1);
+        latch.countDown();
     }
 
     /**

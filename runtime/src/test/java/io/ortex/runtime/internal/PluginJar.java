@@ -41,6 +41,21 @@ final class PluginJar {
     private boolean setsVersionMetadata;
     private boolean virtualOnly;
     private boolean withProvider = true;
+    private Fault fault = Fault.NONE;
+
+    /** A deliberate fault of the compiled EP. */
+    enum Fault {
+        /** None: the EP works. */
+        NONE,
+        /** {@code getCapability} throws. */
+        CAPABILITY_THROWS,
+        /** {@code compile} throws. */
+        COMPILE_THROWS,
+        /** {@code compile} blocks until {@link PluginCalls#releaseHangs()}, ignoring interrupts. */
+        COMPILE_HANGS,
+        /** A kernel's {@code compute} throws when its first input's first element is negative. */
+        COMPUTE_THROWS_ON_NEGATIVE
+    }
 
     /** Sets the EP name (default {@code MulEP}). */
     PluginJar epName(String name) {
@@ -68,6 +83,12 @@ final class PluginJar {
      */
     PluginJar virtualOnly() {
         this.virtualOnly = true;
+        return this;
+    }
+
+    /** Gives the compiled EP a deliberate fault. */
+    PluginJar fault(Fault f) {
+        this.fault = f;
         return this;
     }
 
@@ -140,7 +161,8 @@ final class PluginJar {
                 .replace("@VERSION@", version)
                 .replace("@SETS_VERSION@", Boolean.toString(setsVersionMetadata))
                 .replace("@VIRTUAL_ONLY@", Boolean.toString(virtualOnly))
-                .replace("@MARKER@", MARKER);
+                .replace("@MARKER@", MARKER)
+                .replace("@FAULT@", fault.name());
     }
 
     private static final String TEMPLATE = """
@@ -171,6 +193,8 @@ final class PluginJar {
 
             public final class TestEpFactory implements EpFactory {
                 static final String NAME = "@NAME@";
+
+                static final String FAULT = "@FAULT@";
 
                 public TestEpFactory() {
                 }
@@ -240,6 +264,9 @@ final class PluginJar {
 
                     public void getCapability(GraphView graph, GraphSupport support) {
                         check("getCapability");
+                        if (FAULT.equals("CAPABILITY_THROWS")) {
+                            throw new IllegalStateException("a deliberate failure in getCapability");
+                        }
                         for (NodeView n : graph.nodes()) {
                             if (n.opType().equals("Mul") && n.domain().isEmpty() && allFloat(n.inputs())
                                     && allFloat(n.outputs())) {
@@ -260,6 +287,12 @@ final class PluginJar {
 
                     public List<ComputeKernel> compile(List<GraphView> graphs, List<FusedNode> fusedNodes) {
                         check("compile");
+                        if (FAULT.equals("COMPILE_THROWS")) {
+                            throw new IllegalStateException("a deliberate failure in compile");
+                        }
+                        if (FAULT.equals("COMPILE_HANGS")) {
+                            PluginCalls.hang();
+                        }
                         List<ComputeKernel> out = new ArrayList<>();
                         for (int i = 0; i < graphs.size(); i++) {
                             out.add(new MulKernel(this, graphs.get(i).nodes(), fusedNodes.get(i)));
@@ -286,6 +319,9 @@ final class PluginJar {
 
                     public Tensor[] compute(KernelContext context, Tensor[] in) {
                         ep.check("compute");
+                        if (FAULT.equals("COMPUTE_THROWS_ON_NEGATIVE") && in[0].floats()[0] < 0) {
+                            throw new ArithmeticException("a deliberate failure in compute");
+                        }
                         Map<String, Tensor> values = new HashMap<>();
                         for (int i = 0; i < in.length; i++) {
                             values.put(inputs.get(i), in[i]);

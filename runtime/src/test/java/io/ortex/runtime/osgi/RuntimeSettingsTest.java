@@ -85,4 +85,16 @@ class RuntimeSettingsTest {
         assertEquals(2, s.applyTo(ownPolicy).intraOpThreads());
         assertSame(plain, RuntimeSettings.DEFAULTS.applyTo(plain));
     }
+
+    @Test
+    void resourceLimitsReachTheEnvironmentAndOnlyDiscoveryEntriesNeedARestart() {
+        RuntimeSettings s = RuntimeSettings.parse(Map.of("ortex.limits.run_bytes", 1_000_000L,
+                "ortex.limits.graph_nodes", "500", "ortex.discovery.sysfs_root", "/tmp/sys"));
+        assertEquals(Map.of("ortex.limits.run_bytes", "1000000", "ortex.limits.graph_nodes", "500",
+                "ortex.discovery.sysfs_root", "/tmp/sys"), s.environmentConfig());
+        assertEquals(Map.of("ortex.discovery.sysfs_root", "/tmp/sys"), s.discoveryConfig());
+        InvalidArgumentException e = assertThrows(InvalidArgumentException.class,
+                () -> RuntimeSettings.parse(Map.of("ortex.limits.run_bytes", "plenty")));
+        assertTrue(e.getMessage().contains("ortex.limits.run_bytes"), e.getMessage());
+    }
 }

@@ -68,14 +68,14 @@ public final class CompileCommand {
                 }
             }
             double ms = (System.nanoTime() - t0) / 1e6;
-            out.printf(Locale.ROOT, "compiled %s -> %s in %.1f ms%n", model, output, ms);
+            Table.line(out, "compiled %s -> %s in %.1f ms", model, output, ms);
             if (r.epContextNodes().isEmpty()) {
                 out.println("  no EP compiled a node: the model was written with its nodes as they were");
             }
             for (Map.Entry<String, Integer> e : r.epContextNodes().entrySet()) {
-                out.println("  " + e.getKey() + ": " + e.getValue() + " EPContext node" + (e.getValue() == 1 ? "" : "s"));
+                Table.line(out, "  %s: %d EPContext node%s", e.getKey(), e.getValue(), e.getValue() == 1 ? "" : "s");
             }
-            r.files().forEach(f -> out.println("  wrote " + f));
+            r.files().forEach(f -> Table.line(out, "  wrote %s", f));
         }
         return 0;
     }

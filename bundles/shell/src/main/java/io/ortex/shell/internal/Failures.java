@@ -1,6 +1,7 @@
 package io.ortex.shell.internal;
 
 import io.ortex.api.ErrorCode;
+import io.ortex.api.Names;
 import io.ortex.api.OrtexException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -33,18 +34,19 @@ public final class Failures {
         try {
             return command.call();
         } catch (UsageException e) {
-            err.println("ortex: " + e.getMessage());
+            err.println("ortex: " + Names.oneLine(e.getMessage()));
             return 2;
         } catch (OrtexException e) {
-            err.println("ortex: " + e.getMessage());
+            err.println("ortex: " + Names.oneLine(e.getMessage()));
             trace(verbose, err, e);
             return BAD_INPUT.contains(e.code()) ? 2 : 1;
         } catch (UncheckedIOException e) {
-            err.println("ortex: " + e.getCause().getMessage());
+            err.println("ortex: " + Names.oneLine(e.getCause().getMessage()));
             trace(verbose, err, e);
             return 1;
         } catch (Exception | OutOfMemoryError | StackOverflowError e) {
-            err.println("ortex: internal error: " + e + (verbose ? "" : " (--verbose shows where)"));
+            err.println("ortex: internal error: " + Names.oneLine(String.valueOf(e))
+                    + (verbose ? "" : " (--verbose shows where)"));
             trace(verbose, err, e);
             return 1;
         }

@@ -3,6 +3,7 @@ package io.ortex.shell.internal;
 import io.ortex.api.ElementType;
 import io.ortex.api.HalfFloats;
 import io.ortex.api.InvalidArgumentException;
+import io.ortex.api.Names;
 import io.ortex.api.Tensor;
 import io.ortex.api.TensorInfo;
 import java.util.Map;
@@ -29,7 +30,8 @@ public final class RandomInputs {
         long[] shape = shapes.get(info.name());
         if (shape == null) {
             if (!info.hasShape()) {
-                throw new UsageException("input '" + info.name() + "' has no declared shape: give it with --shape "
+                throw new UsageException("input " + Names.quote(info.name())
+                        + " has no declared shape: give it with --shape "
                         + info.name() + "=AxB");
             }
             shape = info.dims();
@@ -43,9 +45,10 @@ public final class RandomInputs {
         try {
             return fill(type, shape, Tensor.checkedElementCount(shape), random);
         } catch (InvalidArgumentException e) {
-            throw new InvalidArgumentException("input '" + info.name() + "': " + e.getMessage());
+            throw new InvalidArgumentException("input " + Names.quote(info.name()) + ": " + e.getMessage());
         } catch (OutOfMemoryError e) {
-            throw new InvalidArgumentException("input '" + info.name() + "' of shape " + Tensor.shapeString(shape)
+            throw new InvalidArgumentException("input " + Names.quote(info.name()) + " of shape "
+                    + Tensor.shapeString(shape)
                     + " is too large to allocate in this JVM");
         }
     }
@@ -125,10 +128,10 @@ public final class RandomInputs {
             try {
                 dims[i] = Long.parseLong(parts[i].trim());
             } catch (NumberFormatException e) {
-                throw new UsageException(option + " needs a shape like 1x3x224x224, got '" + text + "'");
+                throw new UsageException(option + " needs a shape like 1x3x224x224, got " + Names.quote(text));
             }
             if (dims[i] < 0) {
-                throw new UsageException(option + " has a negative dimension in '" + text + "'");
+                throw new UsageException(option + " has a negative dimension in " + Names.quote(text));
             }
         }
         return dims;

@@ -1,6 +1,7 @@
 package io.ortex.shell.internal;
 
 import io.ortex.api.Environment;
+import io.ortex.api.Names;
 import io.ortex.api.NodeAssignment;
 import io.ortex.api.Session;
 import io.ortex.api.SessionOptions;
@@ -9,6 +10,7 @@ import io.ortex.api.TensorInfo;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,11 +21,13 @@ import java.util.TreeMap;
 
 /**
  * {@code ortex run MODEL}: loads a model, runs it on given or seeded random inputs, and reports the outputs, which
- * EP ran which node, and the timings.
+ * EP ran which node, and the timings. Random inputs are made only when no input is given at all, or for the inputs
+ * left out when {@code --random-inputs} asks for them; either way the report names them. An input left out
+ * otherwise is an error.
  */
 public final class RunCommand {
     /** The flags of this verb. */
-    public static final Set<String> FLAGS = Set.of("--json", "--verbose");
+    public static final Set<String> FLAGS = Set.of("--json", "--verbose", "--random-inputs");
     /** The valued options of this verb. */
     public static final Set<String> VALUED = union(SessionSettings.VALUED, Set.of("--input", "--inputs", "--shape",
             "--output-dir", "--repeat", "--warmup", "--seed", "--profile"));
@@ -84,7 +88,8 @@ public final class RunCommand {
         int repeat = o.getInt("--repeat", 1, 1);
         int warmup = o.getInt("--warmup", 0, 0);
         long seed = o.getInt("--seed", 42, 0);
-        Map<String, Tensor> inputs = inputs(session, o, new SplittableRandom(seed));
+        Inputs given = inputs(session, o, new SplittableRandom(seed));
+        Map<String, Tensor> inputs = given.values();
         for (int i = 0; i < warmup; i++) {
             session.run(inputs);
         }
@@ -101,9 +106,9 @@ public final class RunCommand {
         }
         Path profile = session.endProfiling().orElse(null);
         if (o.has("--json")) {
-            out.println(json(model, session, createMs, latency, outputs, profile));
+            out.println(json(model, session, createMs, latency, outputs, given.random(), seed, profile));
         } else {
-            text(out, model, session, createMs, latency, outputs, profile);
+            text(out, model, session, createMs, latency, outputs, given.random(), seed, profile);
         }
         return 0;
     }
@@ -124,7 +129,16 @@ public final class RunCommand {
         return file;
     }
 
-    private static Map<String, Tensor> inputs(Session session, Options o, SplittableRandom random) {
+    /**
+     * The inputs of a run.
+     *
+     * @param values every input, by name
+     * @param random the names of the inputs made up with random data, in the model's order
+     */
+    private record Inputs(Map<String, Tensor> values, List<String> random) {
+    }
+
+    private static Inputs inputs(Session session, Options o, SplittableRandom random) {
         Map<String, Tensor> given = new LinkedHashMap<>();
         List<TensorInfo> declared = session.inputs();
         if (o.has("--inputs")) {
@@ -138,28 +152,55 @@ public final class RunCommand {
                     given.put(declared.get(i).name(), TensorFiles.read(f));
                 }
             }
+            if (given.isEmpty() && !declared.isEmpty() && !o.has("--random-inputs")) {
+                throw new UsageException("--inputs " + dir + " holds none of the model's inputs (input_0.pb to input_"
+                        + (declared.size() - 1) + ".pb)");
+            }
         }
         for (Map.Entry<String, String> e : o.keyValues("--input").entrySet()) {
             if (declared.stream().noneMatch(d -> d.name().equals(e.getKey()))) {
-                throw new UsageException("--input " + e.getKey() + ": the model has no input '" + e.getKey()
-                        + "'; its inputs are " + declared.stream().map(TensorInfo::name).toList());
+                throw new UsageException("--input " + e.getKey() + ": the model has no input "
+                        + Names.quote(e.getKey()) + "; its inputs are "
+                        + declared.stream().map(TensorInfo::name).toList());
             }
             given.put(e.getKey(), TensorFiles.read(Path.of(e.getValue())));
+        }
+        boolean anyGiven = o.has("--inputs") || o.has("--input");
+        if (anyGiven && !o.has("--random-inputs")) {
+            List<String> missing = declared.stream().map(TensorInfo::name).filter(n -> !given.containsKey(n))
+                    .toList();
+            if (!missing.isEmpty()) {
+                throw new UsageException("input " + Names.quote(missing.get(0)) + " is not given" + (missing.size() > 1
+                        ? " (nor " + String.join(", ", missing.subList(1, missing.size())) + ")" : "")
+                        + ": give it with --input NAME=FILE.pb, or add --random-inputs to fill the inputs left out"
+                        + " with random data");
+            }
         }
         Map<String, long[]> shapes = new TreeMap<>();
         o.keyValues("--shape").forEach((k, v) -> {
             if (declared.stream().noneMatch(d -> d.name().equals(k))) {
-                throw new UsageException("--shape " + k + ": the model has no input '" + k + "'; its inputs are "
+                throw new UsageException("--shape " + k + ": the model has no input " + Names.quote(k)
+                        + "; its inputs are "
                         + declared.stream().map(TensorInfo::name).toList());
+            }
+            if (given.containsKey(k)) {
+                throw new UsageException("--shape " + k + ": input " + Names.quote(k)
+                        + " is given from a file; --shape sizes"
+                        + " random inputs only");
             }
             shapes.put(k, RandomInputs.parseShape(v, "--shape " + k));
         });
         Map<String, Tensor> inputs = new LinkedHashMap<>();
+        List<String> made = new ArrayList<>();
         for (TensorInfo info : declared) {
             Tensor t = given.get(info.name());
-            inputs.put(info.name(), t != null ? t : RandomInputs.make(info, shapes, random));
+            if (t == null) {
+                t = RandomInputs.make(info, shapes, random);
+                made.add(info.name());
+            }
+            inputs.put(info.name(), t);
         }
-        return inputs;
+        return new Inputs(inputs, List.copyOf(made));
     }
 
     private static void writeOutputs(Map<String, Tensor> outputs, Path dir) {
@@ -170,10 +211,18 @@ public final class RunCommand {
     }
 
     private static String json(Path model, Session session, double createMs, Latency latency,
-                               Map<String, Tensor> outputs, Path profile) {
+                               Map<String, Tensor> outputs, List<String> random, long seed, Path profile) {
         return Json.render(g -> {
             g.writeStartObject();
             g.writeStringField("model", model.toString());
+            g.writeArrayFieldStart("random_inputs");
+            for (String name : random) {
+                g.writeString(name);
+            }
+            g.writeEndArray();
+            if (!random.isEmpty()) {
+                g.writeNumberField("seed", seed);
+            }
             g.writeNumberField("session_create_ms", round(createMs));
             g.writeObjectFieldStart("latency_ms");
             g.writeNumberField("min", round(latency.min()));
@@ -217,14 +266,18 @@ public final class RunCommand {
     }
 
     private static void text(PrintStream out, Path model, Session session, double createMs, Latency latency,
-                             Map<String, Tensor> outputs, Path profile) {
-        out.printf("model     %s%n", model);
-        out.printf("EPs       %s%n", String.join(", ", session.executionProviders()));
+                             Map<String, Tensor> outputs, List<String> random, long seed, Path profile) {
+        Table.line(out, "model     %s", model);
+        if (!random.isEmpty()) {
+            Table.line(out, "inputs    random (seed %d): %s", seed, String.join(", ", random));
+        }
+        Table.line(out, "EPs       %s", String.join(", ", session.executionProviders()));
         Map<String, Integer> perEp = new TreeMap<>();
         session.assignment().forEach(a -> perEp.merge(a.ep(), 1, Integer::sum));
-        perEp.forEach((ep, n) -> out.printf("          %d nodes on %s%n", n, ep));
+        perEp.forEach((ep, n) -> Table.line(out, "          %d nodes on %s", n, ep));
         for (Map.Entry<String, Tensor> e : outputs.entrySet()) {
-            out.printf("output    %s%n", e.getValue().toString().replaceFirst("^Tensor", e.getKey()));
+            Table.line(out, "output    %s%s", Names.escape(e.getKey()),
+                    e.getValue().toString().replaceFirst("^Tensor", ""));
         }
         out.printf("session   %.1f ms to create%n", createMs);
         out.printf("latency   min %.3f ms, median %.3f ms, p90 %.3f ms over %d runs%n", latency.min(),

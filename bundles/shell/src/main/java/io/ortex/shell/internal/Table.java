@@ -1,8 +1,26 @@
 package io.ortex.shell.internal;
 
-/** Helpers for the shell's fixed-width tables, which fit 100 columns. */
+import io.ortex.api.Names;
+import java.io.PrintStream;
+import java.util.Locale;
+
+/**
+ * Helpers for the shell's fixed-width tables, which fit 100 columns, and for report lines: text from models, files and
+ * EP libraries is printed one line per line, whatever characters it holds ({@link Names#oneLine}).
+ */
 final class Table {
     private Table() {
+    }
+
+    /**
+     * Prints one report line, its text escaped so that it stays one line.
+     *
+     * @param out where it goes
+     * @param format the {@link String#format} pattern, without a line end
+     * @param args the values
+     */
+    static void line(PrintStream out, String format, Object... args) {
+        out.println(Names.oneLine(String.format(Locale.ROOT, format, args)));
     }
 
     /**
@@ -14,6 +32,7 @@ final class Table {
      * @return the text, at most {@code width} characters long
      */
     static String fit(String text, int width) {
+        text = Names.oneLine(text);
         if (text.length() <= width) {
             return text;
         }
@@ -28,6 +47,7 @@ final class Table {
      * @return the text, at most {@code width} characters long
      */
     static String fitStart(String text, int width) {
+        text = Names.oneLine(text);
         if (text.length() <= width) {
             return text;
         }

@@ -1,7 +1,8 @@
 package io.ortex.shell.internal;
 
-import io.ortex.api.InvalidArgumentException;
 import io.ortex.api.ErrorCode;
+import io.ortex.api.InvalidArgumentException;
+import io.ortex.api.OrtexException;
 import io.ortex.api.Tensor;
 import io.ortex.onnx.ModelWriter;
 import io.ortex.onnx.TensorCodec;
@@ -34,11 +35,11 @@ public final class TensorFiles {
                     + e.getMessage(), e);
         }
         try {
-            return TensorCodec.fromProto(TensorProto.parseFrom(bytes));
-        } catch (com.google.protobuf.InvalidProtocolBufferException e) {
-            throw new InvalidArgumentException(ErrorCode.INVALID_ARGUMENT, "tensor file " + file
-                    + " is not a TensorProto: " + e.getMessage(), e);
-        } catch (RuntimeException e) {
+            return TensorCodec.parse(bytes, "tensor file " + file);
+        } catch (OrtexException e) {
+            if (e.getMessage().startsWith("tensor file ")) {
+                throw new InvalidArgumentException(ErrorCode.INVALID_ARGUMENT, e.getMessage(), e);
+            }
             throw new InvalidArgumentException(ErrorCode.INVALID_ARGUMENT, "tensor file " + file + ": "
                     + e.getMessage(), e);
         }

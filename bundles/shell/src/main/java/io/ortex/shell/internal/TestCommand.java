@@ -2,6 +2,7 @@ package io.ortex.shell.internal;
 
 import io.ortex.api.ElementType;
 import io.ortex.api.Environment;
+import io.ortex.api.Names;
 import io.ortex.api.SessionOptions;
 import io.ortex.api.Session;
 import io.ortex.api.Tensor;
@@ -69,7 +70,7 @@ public final class TestCommand {
          * @return the line
          */
         public String line() {
-            return outcome + " " + name + (detail.isEmpty() ? "" : ": " + detail);
+            return Names.oneLine(outcome + " " + name + (detail.isEmpty() ? "" : ": " + detail));
         }
     }
 
@@ -203,7 +204,7 @@ public final class TestCommand {
                     double factor = half ? HALF_PRECISION_FACTOR : 1;
                     String diff = TensorComparison.difference(expected, e.getValue(), rtol * factor, atol * factor);
                     if (diff != null) {
-                        return new CaseResult(name, Outcome.FAIL, "output '" + e.getKey() + "': " + diff);
+                        return new CaseResult(name, Outcome.FAIL, "output " + Names.quote(e.getKey()) + ": " + diff);
                     }
                 }
             }

@@ -2,8 +2,11 @@ package io.ortex.ep.cpu;
 
 import io.ortex.api.GraphOptimizationLevel;
 import io.ortex.api.InvalidModelException;
+import io.ortex.api.Names;
 import io.ortex.api.NotImplementedException;
 import io.ortex.api.OrtexException;
+import io.ortex.api.ResourceLimitException;
+import io.ortex.api.ResourceLimits;
 import io.ortex.api.SessionOptions;
 import io.ortex.api.Tensor;
 import io.ortex.api.spi.ComputeKernel;
@@ -158,7 +161,7 @@ final class CpuExecutionProvider implements ExecutionProvider {
     }
 
     static String describe(NodeView node) {
-        return "node '" + node.displayName() + "' (" + (node.domain().isEmpty() ? "" : node.domain() + "::")
+        return "node " + Names.quote(node.displayName()) + " (" + (node.domain().isEmpty() ? "" : node.domain() + "::")
                 + node.opType() + ")";
     }
 
@@ -195,11 +198,18 @@ final class CpuExecutionProvider implements ExecutionProvider {
             Tensor[] nodeOutputs;
             try {
                 nodeOutputs = kernel.run(nodeInputs, context);
+            } catch (ResourceLimitException e) {
+                throw new ResourceLimitException(e.code(), describe(node) + ": " + e.getMessage(), e.limitKey());
             } catch (OrtexException e) {
                 throw prefixed(e, node);
             } catch (RuntimeException e) {
                 throw new OrtexException(io.ortex.api.ErrorCode.RUNTIME_EXCEPTION, describe(node) + " failed: "
                         + e, e);
+            } catch (OutOfMemoryError e) {
+                // an allocation the memory check could not foresee failed, and holds nothing
+                throw new ResourceLimitException(io.ortex.api.ErrorCode.RUNTIME_EXCEPTION, describe(node)
+                        + " ran out of memory (" + e.getMessage() + "); give the JVM more heap (-Xmx) or limit the run"
+                        + " (" + ResourceLimits.RUN_BYTES + ")", null);
             }
             Tensor[] out = new Tensor[outputCount];
             for (int i = 0; i < outputSlots.length && i < nodeOutputs.length; i++) {

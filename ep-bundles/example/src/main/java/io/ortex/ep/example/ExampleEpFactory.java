@@ -5,6 +5,7 @@ import io.ortex.api.Environment;
 import io.ortex.api.HardwareDevice;
 import io.ortex.api.HardwareDeviceType;
 import io.ortex.api.InvalidArgumentException;
+import io.ortex.api.Names;
 import io.ortex.api.SessionOptions;
 import io.ortex.api.spi.EpFactory;
 import io.ortex.api.spi.ExecutionProvider;
@@ -120,7 +121,8 @@ public final class ExampleEpFactory implements EpFactory {
         }
         fuse = sessionConfig.getOrDefault(SESSION_OPTION_PREFIX + OPTION_FUSE, fuse);
         if (!fuse.equals("0") && !fuse.equals("1")) {
-            throw new InvalidArgumentException("EP option '" + OPTION_FUSE + "' of " + NAME + " must be 0 or 1, got '"
+            throw new InvalidArgumentException("EP option " + Names.quote(OPTION_FUSE) + " of " + NAME
+                    + " must be 0 or 1, got '"
                     + fuse + "'");
         }
         boolean share = "1".equals(sessionConfig.get(SessionOptions.EP_SHARE_EP_CONTEXTS))

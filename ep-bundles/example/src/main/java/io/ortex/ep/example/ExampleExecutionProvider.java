@@ -2,6 +2,7 @@ package io.ortex.ep.example;
 
 import io.ortex.api.InvalidArgumentException;
 import io.ortex.api.InvalidModelException;
+import io.ortex.api.Names;
 import io.ortex.api.spi.ComputeKernel;
 import io.ortex.api.spi.EpContextNode;
 import io.ortex.api.spi.ExecutionProvider;
@@ -114,12 +115,12 @@ final class ExampleExecutionProvider implements ExecutionProvider {
         try {
             program = ProgramCodec.read(node.payload(), key -> node.sharedBlob(key).orElseThrow(() ->
                     new IllegalArgumentException("the node lists no shared blob " + key)));
-        } catch (IllegalArgumentException e) {
-            throw new InvalidModelException("EPContext node '" + node.name() + "': its payload is not a program this"
-                    + " EP can read: " + e.getMessage());
+        } catch (InvalidModelException e) {
+            throw new InvalidModelException("EPContext node " + Names.quote(node.name()) + ": its payload is "
+                    + e.getMessage());
         }
         if (!program.inputNames().equals(fused.inputNames()) || !program.outputNames().equals(fused.outputNames())) {
-            throw new InvalidModelException("EPContext node '" + node.name() + "': its program takes "
+            throw new InvalidModelException("EPContext node " + Names.quote(node.name()) + ": its program takes "
                     + program.inputNames() + " and gives " + program.outputNames() + ", but the node has inputs "
                     + fused.inputNames() + " and outputs " + fused.outputNames());
         }

@@ -1,6 +1,7 @@
 package io.ortex.ep.example;
 
 import io.ortex.api.InvalidModelException;
+import io.ortex.api.Names;
 import io.ortex.api.TensorInfo;
 import io.ortex.api.spi.Attribute;
 import io.ortex.api.spi.AttributeType;
@@ -138,10 +139,10 @@ final class NodeAttributes {
             Arrays.fill(values, fill);
         }
         if (values.length != length) {
-            throw new InvalidModelException("attribute '" + name + "' needs " + length + " values, got "
+            throw new InvalidModelException("attribute " + Names.quote(name) + " needs " + length + " values, got "
                     + values.length);
         }
-        checkRange("attribute '" + name + "'", values, min);
+        checkRange("attribute " + Names.quote(name), values, min);
         return values;
     }
 
@@ -157,7 +158,7 @@ final class NodeAttributes {
         checkType(node, name, AttributeType.INT);
         long v = node.intAttr(name, 0);
         if (v != 0 && v != 1) {
-            throw new InvalidModelException("attribute '" + name + "' must be 0 or 1, got " + v);
+            throw new InvalidModelException("attribute " + Names.quote(name) + " must be 0 or 1, got " + v);
         }
         return v == 1;
     }
@@ -165,14 +166,15 @@ final class NodeAttributes {
     private static void checkType(NodeView node, String name, AttributeType type) {
         Attribute a = node.attributes().get(name);
         if (a != null && a.type() != type && !(type == AttributeType.FLOAT && a.type() == AttributeType.INT)) {
-            throw new InvalidModelException("attribute '" + name + "' is " + a.type() + ", expected " + type);
+            throw new InvalidModelException("attribute " + Names.quote(name) + " is " + a.type() + ", expected "
+                    + type);
         }
     }
 
     private static void allowOnly(NodeView node, Set<String> allowed) {
         for (Map.Entry<String, Attribute> e : node.attributes().entrySet()) {
             if (!allowed.contains(e.getKey())) {
-                throw new InvalidModelException("attribute '" + e.getKey() + "' is not implemented");
+                throw new InvalidModelException("attribute " + Names.quote(e.getKey()) + " is not implemented");
             }
         }
     }

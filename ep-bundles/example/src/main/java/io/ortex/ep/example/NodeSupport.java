@@ -1,6 +1,7 @@
 package io.ortex.ep.example;
 
 import io.ortex.api.ElementType;
+import io.ortex.api.Names;
 import io.ortex.api.OrtexException;
 import io.ortex.api.TensorInfo;
 import io.ortex.api.spi.NodeView;
@@ -36,7 +37,7 @@ final class NodeSupport {
      */
     static Optional<String> rejection(NodeView node, Set<Integer> supportedProducers) {
         if (!node.domain().isEmpty() && !node.domain().equals("ai.onnx")) {
-            return Optional.of("domain '" + node.domain() + "' is not implemented");
+            return Optional.of("domain " + Names.quote(node.domain()) + " is not implemented");
         }
         OpCode op = OpCode.forOnnx(node.opType());
         if (op == null) {
@@ -95,13 +96,13 @@ final class NodeSupport {
         ElementType type = v.typeInfo().map(TensorInfo::type).orElse(null);
         if (type != null) {
             return type == ElementType.FLOAT ? Optional.empty()
-                    : Optional.of("value '" + v.name() + "' is " + type + ", only float32 is implemented");
+                    : Optional.of("value " + Names.quote(v.name()) + " is " + type + ", only float32 is implemented");
         }
         if (!input) {
             return Optional.empty();
         }
         boolean fromSupported = v.producer().map(p -> supportedProducers.contains(p.id())).orElse(false);
         return fromSupported ? Optional.empty()
-                : Optional.of("input '" + v.name() + "' has no declared type and no supported producer");
+                : Optional.of("input " + Names.quote(v.name()) + " has no declared type and no supported producer");
     }
 }

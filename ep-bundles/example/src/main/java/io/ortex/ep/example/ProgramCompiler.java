@@ -2,6 +2,7 @@ package io.ortex.ep.example;
 
 import io.ortex.api.ElementType;
 import io.ortex.api.InvalidModelException;
+import io.ortex.api.Names;
 import io.ortex.api.OrtexException;
 import io.ortex.api.Tensor;
 import io.ortex.api.spi.FusedNode;
@@ -97,7 +98,8 @@ final class ProgramCompiler {
             try {
                 drafts.add(draft(node, inputIndex, produced, weightIndex, weights));
             } catch (OrtexException e) {
-                throw new InvalidModelException("node '" + node.displayName() + "' (" + node.opType() + ") of "
+                throw new InvalidModelException("node " + Names.quote(node.displayName()) + " (" + node.opType()
+                        + ") of "
                         + fused.name() + ": " + e.getMessage());
             }
             produced.put(node.outputs().get(0).name(), drafts.size() - 1);
@@ -106,7 +108,8 @@ final class ProgramCompiler {
         for (int i = 0; i < outputs.length; i++) {
             Integer t = produced.get(fused.outputNames().get(i));
             if (t == null) {
-                throw new InvalidModelException("output '" + fused.outputNames().get(i) + "' of " + fused.name()
+                throw new InvalidModelException("output " + Names.quote(fused.outputNames().get(i)) + " of "
+                        + fused.name()
                         + " is not produced by the group's nodes");
             }
             outputs[i] = t;
@@ -187,12 +190,14 @@ final class ProgramCompiler {
     /** Reads an initializer operand, which must be float32. */
     private static Tensor constant(ValueView v) {
         if (!v.isInitializer()) {
-            throw new InvalidModelException("value '" + v.name() + "' is neither a fused-node input, nor produced in"
+            throw new InvalidModelException("value " + Names.quote(v.name())
+                    + " is neither a fused-node input, nor produced in"
                     + " the group, nor an initializer");
         }
         Tensor t = v.initializer().orElseThrow();
         if (t.type() != ElementType.FLOAT) {
-            throw new InvalidModelException("initializer '" + v.name() + "' is " + t.type() + ", not float32");
+            throw new InvalidModelException("initializer " + Names.quote(v.name()) + " is " + t.type()
+                    + ", not float32");
         }
         return t;
     }

@@ -227,6 +227,27 @@ class EpContextTest {
     }
 
     @Test
+    void anUnnamedEpContextNodeIsNamedAlikeInEveryMessage() throws IOException {
+        Path compiled = compileWithSession(true);
+        Onnx.ModelProto m = parse(compiled);
+        Onnx.NodeProto ctx = m.getGraph().getNode(0);
+        List<Onnx.AttributeProto> attributes = new java.util.ArrayList<>(ctx.getAttributeList());
+        attributes.replaceAll(a -> a.getName().equals(EpContextNode.EP_CACHE_CONTEXT)
+                ? a.toBuilder().setS(com.google.protobuf.ByteString.copyFromUtf8("not a program")).build() : a);
+        Onnx.NodeProto unnamed = ctx.toBuilder().clearName().clearAttribute().addAllAttribute(attributes).build();
+        byte[] broken = m.toBuilder().setGraph(m.getGraph().toBuilder().setNode(0, unnamed)).build().toByteArray();
+        OrtexException npu = assertThrows(OrtexException.class, () -> env.createSession(broken, npu()).close());
+        try (Environment cpuOnly = Environment.create(Map.of())) {
+            OrtexException cpu = assertThrows(OrtexException.class,
+                    () -> cpuOnly.createSession(broken, new SessionOptions()).close());
+            for (OrtexException e : List.of(npu, cpu)) {
+                assertTrue(e.getMessage().contains("EPContext node 'EPContext_0'"), e.getMessage());
+                assertFalse(e.getMessage().contains("''"), e.getMessage());
+            }
+        }
+    }
+
+    @Test
     void anExistingOutputIsAnErrorOnTheSessionPathAndIsLeftAsItWas() throws IOException {
         Path compiled = compileWithSession(true);
         byte[] before = Files.readAllBytes(compiled);

@@ -168,4 +168,44 @@ class ModelCompilerTest {
         assertThrows(OrtexException.class, () -> compiler().inputModel(Files.readAllBytes(source)).compileToFile());
         assertThrows(OrtexException.class, () -> compiler().inputModel(source).compileToFile(dir));
     }
+
+    @Test
+    void parallelCompilesToOneNewPathWithErrorIfOutputExistsHaveOneWinner() throws Exception {
+        int racers = 4;
+        Path out = dir.resolve("raced.onnx");
+        // every compile waits here once it has passed the early existence check, so all race for the final moves
+        java.util.concurrent.CyclicBarrier started = new java.util.concurrent.CyclicBarrier(racers);
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(racers);
+        try {
+            List<java.util.concurrent.Future<CompileResult>> results = new ArrayList<>();
+            for (int i = 0; i < racers; i++) {
+                results.add(pool.submit(() -> compiler().inputModel(source)
+                        .flags(Set.of(CompileFlag.ERROR_IF_OUTPUT_FILE_EXISTS))
+                        .progressListener((done, total) -> {
+                            if (done == 0) {
+                                try {
+                                    started.await(30, java.util.concurrent.TimeUnit.SECONDS);
+                                } catch (Exception e) {
+                                    throw new IllegalStateException(e);
+                                }
+                            }
+                        }).compileToFile(out)));
+            }
+            int won = 0;
+            for (java.util.concurrent.Future<CompileResult> f : results) {
+                try {
+                    f.get(60, java.util.concurrent.TimeUnit.SECONDS);
+                    won++;
+                } catch (java.util.concurrent.ExecutionException e) {
+                    assertTrue(e.getCause() instanceof OrtexException, e.getCause().toString());
+                    assertTrue(e.getCause().getMessage().contains("exists already"), e.getCause().getMessage());
+                }
+            }
+            assertEquals(1, won, "exactly one compile claims the new output");
+        } finally {
+            pool.shutdownNow();
+        }
+        assertEquals(List.of("mlp.onnx", "raced.onnx", "raced_" + EpContextTest.EP + ".bin"), files());
+        assertArrayEquals(expected, run(out));
+    }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ortex.api.CompiledModelCompatibility;
+import io.ortex.api.InvalidModelException;
 import io.ortex.api.spi.GraphView;
 import io.ortex.ep.example.program.PackedWeight;
 import io.ortex.ep.example.program.Program;
@@ -53,19 +54,19 @@ class ProgramCodecTest {
     @Test
     void damagedBytesAreRefusedWithAReason() {
         byte[] bytes = ProgramCodec.write(compiled());
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        InvalidModelException e = assertThrows(InvalidModelException.class,
                 () -> ProgramCodec.read(Arrays.copyOf(bytes, bytes.length - 3)));
         assertTrue(e.getMessage().contains("truncated") || e.getMessage().contains("count"), e.getMessage());
         byte[] magic = bytes.clone();
         magic[0] ^= 1;
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> ProgramCodec.read(magic)).getMessage()
+        assertTrue(assertThrows(InvalidModelException.class, () -> ProgramCodec.read(magic)).getMessage()
                 .contains("magic"));
         byte[] format = bytes.clone();
         format[4] = 9;
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> ProgramCodec.read(format)).getMessage()
+        assertTrue(assertThrows(InvalidModelException.class, () -> ProgramCodec.read(format)).getMessage()
                 .contains("format 9"));
         byte[] longer = Arrays.copyOf(bytes, bytes.length + 1);
-        assertThrows(IllegalArgumentException.class, () -> ProgramCodec.read(longer));
+        assertThrows(InvalidModelException.class, () -> ProgramCodec.read(longer));
     }
 
     @Test
@@ -79,10 +80,10 @@ class ProgramCodecTest {
         for (int i = 0; i < p.weights().size(); i++) {
             assertArrayEquals(p.weights().get(i).value().floats(), back.weights().get(i).value().floats());
         }
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        InvalidModelException e = assertThrows(InvalidModelException.class,
                 () -> ProgramCodec.read(shared.bytes()));
         assertTrue(e.getMessage().contains("shared"), e.getMessage());
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> ProgramCodec.read(shared.bytes(),
+        assertTrue(assertThrows(InvalidModelException.class, () -> ProgramCodec.read(shared.bytes(),
                 k -> new byte[3])).getMessage().contains("3 bytes"));
     }
 

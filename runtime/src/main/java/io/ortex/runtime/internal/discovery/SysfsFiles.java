@@ -1,5 +1,6 @@
 package io.ortex.runtime.internal.discovery;
 
+import io.ortex.api.Names;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -30,7 +31,7 @@ final class SysfsFiles {
         String text = Files.readString(file).trim();
         Matcher m = HEX.matcher(text);
         if (!m.matches()) {
-            throw new IOException(file + ": not a 32-bit hexadecimal number: '" + abbreviate(text) + "'");
+            throw new IOException(file + ": not a 32-bit hexadecimal number: " + Names.quote(abbreviate(text)));
         }
         return Integer.parseUnsignedInt(m.group(1), 16);
     }

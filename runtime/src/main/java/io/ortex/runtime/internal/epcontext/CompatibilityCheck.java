@@ -3,6 +3,7 @@ package io.ortex.runtime.internal.epcontext;
 import io.ortex.api.CompiledModelCompatibility;
 import io.ortex.api.ErrorCode;
 import io.ortex.api.HardwareDevice;
+import io.ortex.api.Names;
 import io.ortex.api.OrtexException;
 import io.ortex.api.SessionOptions;
 import io.ortex.api.spi.EpFactory;
@@ -53,9 +54,11 @@ public final class CompatibilityCheck {
             switch (verdict) {
                 case UNSUPPORTED:
                     throw new OrtexException(ErrorCode.FAIL, "Compiled model is not supported by execution provider: "
-                            + name + " (" + what + ", compiled for '" + info + "'); re-compile the source model");
+                            + name + " (" + what + ", compiled for " + Names.quote(info)
+                            + "); re-compile the source model");
                 case SUPPORTED_PREFER_RECOMPILATION:
-                    String msg = what + " was compiled for '" + info + "'; " + name + " runs it but recommends"
+                    String msg = what + " was compiled for " + Names.quote(info) + "; " + name
+                            + " runs it but recommends"
                             + " re-compiling it";
                     if (failOnSuboptimal) {
                         throw new OrtexException(ErrorCode.FAIL, msg + " (" + SessionOptions

@@ -2,6 +2,7 @@ package io.ortex.runtime.internal.epcontext;
 
 import io.ortex.api.ErrorCode;
 import io.ortex.api.InvalidModelException;
+import io.ortex.api.Names;
 import io.ortex.onnx.ModelWriter;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -58,13 +59,25 @@ public final class ContextBinaryFile {
      * @throws IllegalArgumentException when a partition name is empty or too long
      */
     public static void write(Path target, Map<String, byte[]> payloads) {
+        ModelWriter.writeAtomically(target, content(payloads));
+    }
+
+    /**
+     * Gives the bytes of a context binary, to be written.
+     *
+     * @param payloads the payloads by partition name, in writing order
+     * @return the content
+     * @throws IllegalArgumentException when a partition name is empty or too long
+     */
+    static ModelWriter.Content content(Map<String, byte[]> payloads) {
         byte[][] names = new byte[payloads.size()][];
         int indexBytes = 0;
         int i = 0;
         for (String name : payloads.keySet()) {
             names[i] = name.getBytes(StandardCharsets.UTF_8);
             if (names[i].length == 0 || names[i].length > MAX_NAME_BYTES) {
-                throw new IllegalArgumentException("partition name '" + name + "' must have 1 to " + MAX_NAME_BYTES
+                throw new IllegalArgumentException("partition name " + Names.quote(name) + " must have 1 to "
+                        + MAX_NAME_BYTES
                         + " UTF-8 bytes");
             }
             indexBytes += RECORD_FIXED + names[i++].length;
@@ -80,12 +93,12 @@ public final class ContextBinaryFile {
         CRC32C c = new CRC32C();
         c.update(head.array(), 0, head.position());
         head.putInt((int) c.getValue());
-        ModelWriter.writeAtomically(target, out -> {
+        return out -> {
             out.write(head.array());
             for (byte[] data : payloads.values()) {
                 out.write(data);
             }
-        });
+        };
     }
 
     /**
@@ -122,14 +135,15 @@ public final class ContextBinaryFile {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
             long[] at = index(ch, file, what).get(partition);
             if (at == null) {
-                throw new InvalidModelException(what + ": context binary " + file + " has no partition '" + partition
-                        + "'");
+                throw new InvalidModelException(what + ": context binary " + file + " has no partition "
+                        + Names.quote(partition));
             }
             ByteBuffer b = readFully(ch, at[0], (int) at[1], file, what);
             byte[] data = new byte[(int) at[1]];
             b.get(data);
             if (crc(data) != (int) at[2]) {
-                throw bad(what, file, "the payload of partition '" + partition + "' is corrupted (its CRC-32C"
+                throw bad(what, file, "the payload of partition " + Names.quote(partition)
+                        + " is corrupted (its CRC-32C"
                         + " differs)");
             }
             return data;
@@ -183,7 +197,7 @@ public final class ContextBinaryFile {
             }
             String partition = new String(name, StandardCharsets.UTF_8);
             if (out.put(partition, new long[] {offset, length, crc}) != null) {
-                throw bad(what, file, "partition '" + partition + "' appears twice in its index");
+                throw bad(what, file, "partition " + Names.quote(partition) + " appears twice in its index");
             }
         }
         if (index.position() != indexBytes) {

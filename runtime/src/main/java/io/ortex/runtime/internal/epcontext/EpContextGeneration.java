@@ -5,18 +5,22 @@ import io.ortex.api.CompileResult;
 import io.ortex.api.ErrorCode;
 import io.ortex.api.InvalidArgumentException;
 import io.ortex.api.InvalidModelException;
+import io.ortex.api.Names;
 import io.ortex.api.OrtexException;
 import io.ortex.api.SessionOptions;
 import io.ortex.api.spi.EpContextNode;
 import io.ortex.api.spi.GraphView;
 import io.ortex.api.spi.NodeView;
+import io.ortex.api.spi.ValueView;
 import io.ortex.onnx.OnnxModel;
 import java.lang.System.Logger.Level;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The writing of one compiled model, from session creation with {@code ep.context_enable=1} or from the compile API:
@@ -59,7 +63,7 @@ public final class EpContextGeneration {
     public EpContextGeneration(EpContextSettings settings, EpContextOutput output, boolean errorIfOutputExists,
                                WhenNothingCompiled whenNothingCompiled, CompileProgressListener progress) {
         this.settings = settings;
-        this.output = output;
+        this.output = output.createNew(errorIfOutputExists);
         this.errorIfOutputExists = errorIfOutputExists;
         this.whenNothingCompiled = whenNothingCompiled;
         this.progress = progress;
@@ -124,11 +128,31 @@ public final class EpContextGeneration {
         NodeView compiled = findEpContext(model.graph());
         if (compiled != null) {
             throw new InvalidModelException(ErrorCode.INVALID_GRAPH, model.describe() + " is already compiled: it holds"
-                    + " EPContext node '" + compiled.displayName() + "' (source '"
+                    + " EPContext node " + Names.quote(compiled.displayName()) + " (source '"
                     + compiled.stringAttr(EpContextNode.SOURCE, "") + "'); load it without "
                     + SessionOptions.EP_CONTEXT_ENABLE + "=1, or re-compile the source model", null);
         }
+        output.protect(sourceFiles(model));
         checkOutput();
+    }
+
+    /** The files a model is read from: the model file and the files its initializers' external data lives in. */
+    private static List<Path> sourceFiles(OnnxModel model) {
+        Set<Path> files = new LinkedHashSet<>();
+        model.path().ifPresent(files::add);
+        collectExternalFiles(model.graph(), files);
+        return List.copyOf(files);
+    }
+
+    private static void collectExternalFiles(GraphView g, Set<Path> files) {
+        for (ValueView v : g.initializers()) {
+            v.externalData().ifPresent(info -> files.add(info.file()));
+        }
+        for (NodeView n : g.nodes()) {
+            for (GraphView sub : n.subgraphs().values()) {
+                collectExternalFiles(sub, files);
+            }
+        }
     }
 
     private void checkOutput() {
@@ -223,31 +247,12 @@ public final class EpContextGeneration {
             placed = InitializerPlacer.place(model, built.model(), placement, output.folder(), output.file(),
                     dataName);
         }
-        List<Path> files = new ArrayList<>();
-        if (ownGroup) {
-            files.add(group.flush());
-        }
-        try {
-            files.addAll(placed != null ? output.write(built, placed)
-                    : output.write(built, settings.externalInitializersFile()));
-        } catch (RuntimeException e) {
-            if (ownGroup) {
-                deleteQuietly(group.file());
-            }
-            throw e;
-        }
+        List<Path> files = new ArrayList<>(output.write(built, placed != null ? null
+                : settings.externalInitializersFile(), placed, ownGroup ? group : null));
         if (group != null && !ownGroup && settings.stopShare()) {
             files.add(sharedStore.finish(group));
         }
         result = new CompileResult(built.nodesByEp(), files);
-    }
-
-    private static void deleteQuietly(Path p) {
-        try {
-            Files.deleteIfExists(p);
-        } catch (java.io.IOException e) {
-            LOG.log(Level.WARNING, "cannot remove " + p + " after a failed compilation: " + e.getMessage());
-        }
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.ortex.runtime.internal.epcontext;
 
 import com.google.protobuf.ByteString;
+import io.ortex.api.Names;
 import io.ortex.api.SessionOptions;
 import io.ortex.api.spi.EpContextNode;
 import io.ortex.api.spi.ExternalDataInfo;
@@ -28,6 +29,7 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.PriorityQueue;
 import java.util.Set;
 
 /**
@@ -220,34 +222,46 @@ public final class EpContextModelBuilder {
      * can (Kahn's algorithm, taking the earliest ready node each time).
      */
     private static List<NodeProto> topologicalOrder(List<Entry> entries, Set<String> available) {
-        Map<String, Entry> producer = new HashMap<>();
-        for (Entry e : entries) {
-            e.writes().forEach(w -> producer.put(w, e));
+        Map<String, Integer> producer = new HashMap<>();
+        for (int i = 0; i < entries.size(); i++) {
+            for (String w : entries.get(i).writes()) {
+                producer.put(w, i);
+            }
         }
-        Set<String> ready = new HashSet<>(available);
-        List<Entry> pending = new ArrayList<>(entries);
-        List<NodeProto> out = new ArrayList<>();
-        while (!pending.isEmpty()) {
-            Entry next = null;
-            for (Entry e : pending) {
-                boolean ok = true;
-                for (String r : e.reads()) {
-                    if (!r.isEmpty() && !ready.contains(r) && producer.containsKey(r)) {
-                        ok = false;
-                        break;
-                    }
-                }
-                if (ok) {
-                    next = e;
-                    break;
+        int[] pending = new int[entries.size()];
+        List<List<Integer>> dependents = new ArrayList<>(entries.size());
+        for (int i = 0; i < entries.size(); i++) {
+            dependents.add(new ArrayList<>(1));
+        }
+        for (int i = 0; i < entries.size(); i++) {
+            Set<Integer> waitsFor = new HashSet<>();
+            for (String r : entries.get(i).reads()) {
+                Integer p = r.isEmpty() || available.contains(r) ? null : producer.get(r);
+                if (p != null && p != i && waitsFor.add(p)) {
+                    pending[i]++;
+                    dependents.get(p).add(i);
                 }
             }
-            if (next == null) {
-                throw new IllegalStateException("the compiled graph has a cycle among " + pending.size() + " nodes");
+        }
+        PriorityQueue<Integer> ready = new PriorityQueue<>();
+        for (int i = 0; i < entries.size(); i++) {
+            if (pending[i] == 0) {
+                ready.add(i);
             }
-            pending.remove(next);
-            ready.addAll(next.writes());
-            out.add(next.proto());
+        }
+        List<NodeProto> out = new ArrayList<>(entries.size());
+        while (!ready.isEmpty()) {
+            int next = ready.poll();
+            out.add(entries.get(next).proto());
+            for (int d : dependents.get(next)) {
+                if (--pending[d] == 0) {
+                    ready.add(d);
+                }
+            }
+        }
+        if (out.size() != entries.size()) {
+            throw new IllegalStateException("the compiled graph has a cycle among " + (entries.size() - out.size())
+                    + " nodes");
         }
         return out;
     }
@@ -307,7 +321,7 @@ public final class EpContextModelBuilder {
         if (info == null) {
             return t;
         }
-        ByteBuffer bytes = ExternalData.bytes(info, "initializer '" + t.getName() + "'");
+        ByteBuffer bytes = ExternalData.bytes(info, "initializer " + Names.quote(t.getName()));
         return t.toBuilder().clearExternalData().clearDataLocation().setRawData(ByteString.copyFrom(bytes)).build();
     }
 

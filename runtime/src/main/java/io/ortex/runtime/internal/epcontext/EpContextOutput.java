@@ -5,6 +5,7 @@ import io.ortex.api.InvalidArgumentException;
 import io.ortex.api.OrtexException;
 import io.ortex.onnx.ExternalData;
 import io.ortex.onnx.ModelWriter;
+import io.ortex.onnx.StagedFiles;
 import io.ortex.onnx.proto.Onnx.ModelProto;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -12,7 +13,7 @@ import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -20,9 +21,12 @@ import java.util.function.Consumer;
 /**
  * Where a compiled model goes: a file, bytes or a stream of chunks. Context binaries (embed mode 0) and the
  * external initializers file go into the model's folder (for bytes and streams, the folder of
- * {@code ep.context_file_path}). Every file is written to a temporary name and moved into place, binaries before the
- * model; when anything fails, the files this output already moved into place are removed again. Not thread safe; one
- * output serves one compilation.
+ * {@code ep.context_file_path}). Every file is first written in full to a temporary name; then all are moved into
+ * place, binaries before the model ({@link StagedFiles}); when anything fails, the files this output already moved
+ * into place are removed again. In {@linkplain #createNew create-new} mode no move replaces an existing file, so that
+ * of several compilations racing for one new output exactly one wins. No file written may be one of the
+ * {@linkplain #protect protected} files (the source model and its data). Not thread safe; one output serves one
+ * compilation.
  */
 public final class EpContextOutput {
     /** The size of the chunks a stream output receives. */
@@ -32,6 +36,8 @@ public final class EpContextOutput {
     private final Consumer<ByteBuffer> chunks;
     private final Path folder;
     private byte[] bytes;
+    private boolean createNew;
+    private List<Path> protectedFiles = List.of();
 
     private EpContextOutput(Path file, Consumer<ByteBuffer> chunks, Path folder) {
         this.file = file == null ? null : file.toAbsolutePath().normalize();
@@ -72,6 +78,50 @@ public final class EpContextOutput {
      */
     public static EpContextOutput toStream(Consumer<ByteBuffer> chunks, Path folder) {
         return new EpContextOutput(null, chunks, folder);
+    }
+
+    /**
+     * Makes the final moves refuse to replace existing files (the compile API's error-if-output-exists).
+     *
+     * @param exclusive true to refuse
+     * @return this output
+     */
+    public EpContextOutput createNew(boolean exclusive) {
+        this.createNew = exclusive;
+        return this;
+    }
+
+    /**
+     * Names files that no file written may be, even through other paths or links to them: the source model and the
+     * data it reads.
+     *
+     * @param files the files
+     * @return this output
+     * @throws InvalidArgumentException when the model file is one of them
+     */
+    public EpContextOutput protect(Collection<Path> files) {
+        this.protectedFiles = List.copyOf(files);
+        if (file != null) {
+            checkNotProtected(file);
+        }
+        return this;
+    }
+
+    /** Refuses a target that is a protected file: the same file after resolving paths and links. */
+    private void checkNotProtected(Path target) {
+        for (Path p : protectedFiles) {
+            boolean same;
+            try {
+                same = target.equals(p.toAbsolutePath().normalize())
+                        || Files.exists(target) && Files.exists(p) && Files.isSameFile(target, p);
+            } catch (IOException e) {
+                same = false;
+            }
+            if (same) {
+                throw new InvalidArgumentException("the compiled model's output " + target + " is the source file "
+                        + p + ": writing it would replace the source; choose another output");
+            }
+        }
     }
 
     /**
@@ -125,24 +175,23 @@ public final class EpContextOutput {
      * @throws OrtexException when something cannot be written; nothing written stays behind
      */
     public List<Path> write(EpContextModelBuilder.Built built, String externalInitializersFile) {
-        return write(built, externalInitializersFile, null);
+        return write(built, externalInitializersFile, null, null);
     }
 
     /**
-     * Writes a compiled model whose initializers an {@link io.ortex.api.InitializerPlacement} placed: its external
-     * initializers file (when an initializer went there) after the context binaries and before the model.
+     * Writes a compiled model, placing a shared context binary of its own first.
      *
      * @param built the model and its binaries
-     * @param placed the model with its initializers placed, which replaces {@code built}'s model
+     * @param externalInitializersFile the external initializers file name, or {@code null} to embed them
+     * @param placed the model with its initializers placed by an {@link io.ortex.api.InitializerPlacement}, which
+     *     replaces {@code built}'s model, or {@code null}
+     * @param sharedBinary a shared context binary written with the model, or {@code null}
      * @return the files moved into place, model last
-     * @throws OrtexException when something cannot be written; nothing written stays behind
+     * @throws OrtexException when something cannot be written or (in create-new mode) exists; nothing written stays
+     *     behind
      */
-    List<Path> write(EpContextModelBuilder.Built built, InitializerPlacer.Placed placed) {
-        return write(built, null, placed);
-    }
-
-    private List<Path> write(EpContextModelBuilder.Built built, String externalInitializersFile,
-                             InitializerPlacer.Placed placed) {
+    List<Path> write(EpContextModelBuilder.Built built, String externalInitializersFile,
+                     InitializerPlacer.Placed placed, SharedContextGroup sharedBinary) {
         Path dir = file != null ? file.getParent() : folder;
         if (dir == null && (!built.binaries().isEmpty() || externalInitializersFile != null)) {
             throw new InvalidArgumentException("a compiled model written to "
@@ -150,51 +199,61 @@ public final class EpContextOutput {
                     + io.ortex.api.SessionOptions.EP_CONTEXT_FILE_PATH + " says where the model will live; embed them"
                     + " (" + io.ortex.api.SessionOptions.EP_CONTEXT_EMBED_MODE + "=1) or set that path");
         }
-        List<Path> written = new ArrayList<>();
-        boolean done = false;
-        try {
+        if (file == null && externalInitializersFile != null) {
+            throw new InvalidArgumentException(io.ortex.api.SessionOptions
+                    .EP_CONTEXT_MODEL_EXTERNAL_INITIALIZERS_FILE_NAME + " needs the compiled model to go to a file");
+        }
+        try (StagedFiles files = createNew ? StagedFiles.createNew() : StagedFiles.replacing()) {
+            if (sharedBinary != null) {
+                sharedBinary.stage(files);
+            }
             for (Map.Entry<String, Map<String, byte[]>> b : built.binaries().entrySet()) {
-                Path target = ExternalData.resolveInside(dir, b.getKey(), "context binary");
-                ContextBinaryFile.write(target, b.getValue());
-                written.add(target);
+                files.add(ExternalData.resolveInside(dir, b.getKey(), "context binary"),
+                        ContextBinaryFile.content(b.getValue()));
             }
             ModelProto model = built.model();
             if (placed != null) {
                 model = placed.model();
                 if (placed.dataFile() != null) {
-                    Path data = ExternalData.resolveInside(dir, placed.dataFile(), "external initializers file");
-                    ModelWriter.writeAtomically(data, placed::writeData);
-                    written.add(data);
+                    files.add(ExternalData.resolveInside(dir, placed.dataFile(), "external initializers file"),
+                            placed::writeData);
                 }
             }
             if (file != null) {
                 if (externalInitializersFile != null) {
-                    ModelWriter.write(model, file, externalInitializersFile, 0);
-                    written.add(file.getParent().resolve(externalInitializersFile).normalize());
+                    ModelWriter.stage(files, model, file, externalInitializersFile, 0);
                 } else {
-                    ModelWriter.write(model, file);
+                    files.add(file, model::writeTo);
                 }
-                written.add(file);
-            } else if (externalInitializersFile != null) {
-                throw new InvalidArgumentException(io.ortex.api.SessionOptions
-                        .EP_CONTEXT_MODEL_EXTERNAL_INITIALIZERS_FILE_NAME + " needs the compiled model to go to a file");
-            } else if (chunks != null) {
-                stream(model);
-            } else {
-                bytes = model.toByteArray();
             }
-            done = true;
-            return written;
-        } finally {
-            if (!done) {
-                for (Path p : written) {
-                    try {
-                        Files.deleteIfExists(p);
-                    } catch (IOException ignored) {
-                        // best effort: the compilation already failed and says why
+            files.targets().forEach(this::checkNotProtected);
+            if (file == null) {
+                // bytes and streams: the binaries go into place before the model is handed over
+                List<Path> placedFiles = files.commit();
+                boolean handedOver = false;
+                try {
+                    if (chunks != null) {
+                        stream(model);
+                    } else {
+                        bytes = model.toByteArray();
+                    }
+                    handedOver = true;
+                } finally {
+                    if (!handedOver) {
+                        placedFiles.forEach(EpContextOutput::deleteQuietly);
                     }
                 }
+                return placedFiles;
             }
+            return files.commit();
+        }
+    }
+
+    private static void deleteQuietly(Path p) {
+        try {
+            Files.deleteIfExists(p);
+        } catch (IOException ignored) {
+            // best effort: the compilation already failed and says why
         }
     }
 

@@ -1,6 +1,7 @@
 package io.ortex.runtime.internal.epcontext;
 
 import io.ortex.api.InvalidModelException;
+import io.ortex.api.Names;
 import io.ortex.api.SessionOptions;
 import io.ortex.api.spi.EpContextNode;
 import io.ortex.api.spi.SharedBlob;
@@ -37,9 +38,9 @@ public final class EpContextReader {
      *     message names the node and the file
      */
     public static EpContextNode read(Node node, Path contextFolder) {
-        String what = "EPContext node '" + node.displayName() + "'";
+        String what = "EPContext node " + Names.quote(node.displayName());
         if (!EpContextNode.isEpContext(node)) {
-            throw new InvalidModelException("node '" + node.displayName() + "' (" + node.opType()
+            throw new InvalidModelException("node " + Names.quote(node.displayName()) + " (" + node.opType()
                     + ") is not an EPContext node");
         }
         NodeProto proto = node.proto();
@@ -67,7 +68,7 @@ public final class EpContextReader {
             payload = ContextBinaryFile.read(contextBinary(what, cache.getS().toStringUtf8(), contextFolder),
                     requirePartition(what, partition), what);
         }
-        return new EpContextNode(node.name(), node.stringAttr(EpContextNode.SOURCE, ""), main, embedMode == 1,
+        return new EpContextNode(node.displayName(), node.stringAttr(EpContextNode.SOURCE, ""), main, embedMode == 1,
                 node.stringAttr(EpContextNode.EP_SDK_VERSION, ""), partition,
                 node.stringAttr(EpContextNode.HARDWARE_ARCHITECTURE, ""), node.stringAttr(EpContextNode.NOTES, ""),
                 payload, sharedBlobs(node, what, contextFolder));
@@ -83,8 +84,8 @@ public final class EpContextReader {
         for (com.google.protobuf.ByteString k : keys.getStringsList()) {
             String key = k.toStringUtf8();
             if (!SharedBlob.isKey(key)) {
-                throw new InvalidModelException(what + ": " + EpContextNode.SHARED_BLOBS + " holds '" + key
-                        + "', which is not a SHA-256 key");
+                throw new InvalidModelException(what + ": " + EpContextNode.SHARED_BLOBS + " holds "
+                        + Names.quote(key) + ", which is not a SHA-256 key");
             }
             wanted.add(key);
         }
@@ -97,7 +98,8 @@ public final class EpContextReader {
 
     private static Path sharedFile(String what, String location, Path folder) {
         if (folder == null) {
-            throw new InvalidModelException(what + " keeps its context in shared binary '" + location + "', but the"
+            throw new InvalidModelException(what + " keeps its context in shared binary " + Names.quote(location)
+                    + ", but the"
                     + " model was loaded from bytes: set " + SessionOptions.EP_CONTEXT_FILE_PATH + " to where the"
                     + " model lives");
         }
@@ -119,7 +121,8 @@ public final class EpContextReader {
     /** Resolves the context binary a main node names inside the context folder. */
     static Path contextBinary(String what, String location, Path folder) {
         if (folder == null) {
-            throw new InvalidModelException(what + " keeps its context in file '" + location + "', but the model was"
+            throw new InvalidModelException(what + " keeps its context in file " + Names.quote(location)
+                    + ", but the model was"
                     + " loaded from bytes: set " + SessionOptions.EP_CONTEXT_FILE_PATH + " to where the model lives");
         }
         if (location.isEmpty()) {

@@ -5,6 +5,7 @@ import io.ortex.api.ElementType;
 import io.ortex.api.InvalidArgumentException;
 import io.ortex.api.InitializerPlacement;
 import io.ortex.api.InitializerPlacement.Decision;
+import io.ortex.api.Names;
 import io.ortex.api.SessionOptions;
 import io.ortex.api.spi.ExternalDataInfo;
 import io.ortex.onnx.ExternalData;
@@ -94,7 +95,7 @@ final class InitializerPlacer {
                 throw new InvalidArgumentException("the initializer placement returned no decision for initializer '"
                         + t.getName() + "'");
             }
-            String what = "initializer '" + t.getName() + "'";
+            String what = "initializer " + Names.quote(t.getName());
             switch (d) {
                 case EMBED:
                     break;

@@ -1,6 +1,7 @@
 package io.ortex.runtime.internal.epcontext;
 
 import io.ortex.api.InvalidModelException;
+import io.ortex.api.Names;
 import io.ortex.api.spi.EpContextNode;
 import io.ortex.api.spi.GraphView;
 import io.ortex.api.spi.NodeView;
@@ -42,21 +43,23 @@ final class MainContextResolver {
         if (mains.isEmpty()) {
             throw new InvalidModelException(what + " has " + EpContextNode.MAIN_CONTEXT + "=0, but the model has no"
                     + " EPContext node with " + EpContextNode.MAIN_CONTEXT + "=1, " + EpContextNode.EMBED_MODE
-                    + "=0 and " + EpContextNode.SOURCE + " '" + source + "' whose context binary holds its partition '"
+                    + "=0 and " + EpContextNode.SOURCE + " " + Names.quote(source)
+                    + " whose context binary holds its partition '"
                     + partition + "'");
         }
         List<String> searched = new ArrayList<>();
         for (NodeView main : mains) {
             Path file = EpContextReader.contextBinary(what, main.stringAttr(EpContextNode.EP_CACHE_CONTEXT, ""),
                     contextFolder);
-            String mainWhat = what + " (through main node '" + main.displayName() + "')";
+            String mainWhat = what + " (through main node " + Names.quote(main.displayName()) + ")";
             if (mains.size() == 1 || ContextBinaryFile.partitions(file, mainWhat).contains(partition)) {
                 return ContextBinaryFile.read(file, partition, mainWhat);
             }
             searched.add(main.displayName() + " -> " + file.getFileName());
         }
-        throw new InvalidModelException(what + ": partition '" + partition + "' is in none of the context binaries"
-                + " of the main nodes with " + EpContextNode.SOURCE + " '" + source + "' " + searched);
+        throw new InvalidModelException(what + ": partition " + Names.quote(partition)
+                + " is in none of the context binaries"
+                + " of the main nodes with " + EpContextNode.SOURCE + " " + Names.quote(source) + " " + searched);
     }
 
     /** Collects the main nodes of a source, kept in context binaries, in graph order (subgraphs included). */

@@ -50,7 +50,17 @@ public final class SharedContextFile {
      * @param entries the entries by key (each key the SHA-256 of its bytes), in writing order
      */
     public static void write(Path target, Map<String, byte[]> entries) {
-        ModelWriter.writeAtomically(target, out -> {
+        ModelWriter.writeAtomically(target, content(entries));
+    }
+
+    /**
+     * Gives the bytes of a shared context binary, to be written.
+     *
+     * @param entries the entries by key (each key the SHA-256 of its bytes), in writing order
+     * @return the content
+     */
+    static ModelWriter.Content content(Map<String, byte[]> entries) {
+        return out -> {
             ByteBuffer head = ByteBuffer.allocate(HEADER + INDEX_RECORD * entries.size())
                     .order(ByteOrder.LITTLE_ENDIAN);
             head.putInt(MAGIC).putInt(FORMAT).putInt(entries.size());
@@ -64,7 +74,7 @@ public final class SharedContextFile {
             for (byte[] b : entries.values()) {
                 out.write(b);
             }
-        });
+        };
     }
 
     /**

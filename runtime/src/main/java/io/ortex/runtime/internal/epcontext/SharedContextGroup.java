@@ -2,6 +2,7 @@ package io.ortex.runtime.internal.epcontext;
 
 import io.ortex.api.InvalidArgumentException;
 import io.ortex.api.spi.SharedBlob;
+import io.ortex.onnx.StagedFiles;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -108,5 +109,15 @@ public final class SharedContextGroup {
     public synchronized Path flush() {
         SharedContextFile.write(file(), new LinkedHashMap<>(entries));
         return file();
+    }
+
+    /**
+     * Stages the binary in a write of several files, to be moved into place with them.
+     *
+     * @param files the staged write
+     * @return the file staged
+     */
+    public synchronized Path stage(StagedFiles files) {
+        return files.add(file(), SharedContextFile.content(new LinkedHashMap<>(entries)));
     }
 }

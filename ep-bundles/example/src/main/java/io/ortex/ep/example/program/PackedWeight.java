@@ -1,6 +1,7 @@
 package io.ortex.ep.example.program;
 
 import io.ortex.api.ElementType;
+import io.ortex.api.Names;
 import io.ortex.api.Tensor;
 import java.util.Objects;
 
@@ -23,7 +24,8 @@ public final class PackedWeight {
         this.name = Objects.requireNonNull(name, "name");
         this.value = Objects.requireNonNull(value, "value");
         if (value.type() != ElementType.FLOAT) {
-            throw new IllegalArgumentException("packed weight '" + name + "' must be float32, not " + value.type());
+            throw new IllegalArgumentException("packed weight " + Names.quote(name) + " must be float32, not "
+                    + value.type());
         }
     }
 

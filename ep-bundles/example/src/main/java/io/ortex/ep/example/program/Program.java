@@ -2,6 +2,7 @@ package io.ortex.ep.example.program;
 
 import io.ortex.api.ElementType;
 import io.ortex.api.InvalidArgumentException;
+import io.ortex.api.Names;
 import io.ortex.api.Tensor;
 import io.ortex.api.spi.KernelContext;
 import java.util.ArrayList;
@@ -177,7 +178,8 @@ public final class Program {
         for (int i = 0; i < inputs.length; i++) {
             Tensor t = inputs[i];
             if (t == null || t.type() != ElementType.FLOAT) {
-                throw new InvalidArgumentException("input '" + inputNames.get(i) + "' must be a float32 tensor, got "
+                throw new InvalidArgumentException("input " + Names.quote(inputNames.get(i))
+                        + " must be a float32 tensor, got "
                         + (t == null ? "none" : t.type()));
             }
             slots[i] = t;

@@ -1,5 +1,7 @@
 package io.ortex.ep.example.program;
 
+import io.ortex.api.InvalidModelException;
+import io.ortex.api.Names;
 import io.ortex.api.Tensor;
 import io.ortex.api.spi.SharedBlob;
 import java.io.ByteArrayOutputStream;
@@ -142,7 +144,7 @@ public final class ProgramCodec {
      *
      * @param bytes the bytes written by {@link #write}
      * @return the program
-     * @throws IllegalArgumentException when the bytes are not a program of this format, are truncated, or describe an
+     * @throws InvalidModelException when the bytes are not a program of this format, are truncated, or describe an
      *     inconsistent program; the message says what is wrong
      */
     public static Program read(byte[] bytes) {
@@ -157,9 +159,17 @@ public final class ProgramCodec {
      * @param bytes the bytes written by {@link #write} or {@link #writeShared}
      * @param blobs gives a shared blob's bytes by key; it throws {@link IllegalArgumentException} when it has none
      * @return the program
-     * @throws IllegalArgumentException as {@link #read(byte[])}, and when a blob is missing or of the wrong size
+     * @throws InvalidModelException as {@link #read(byte[])}, and when a blob is missing or of the wrong size
      */
     public static Program read(byte[] bytes, Function<String, byte[]> blobs) {
+        try {
+            return decode(bytes, blobs);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidModelException("not a compiled program this EP can read: " + e.getMessage());
+        }
+    }
+
+    private static Program decode(byte[] bytes, Function<String, byte[]> blobs) {
         ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
         try {
             if (bytes.length < 8 || b.getInt() != MAGIC) {
@@ -181,18 +191,20 @@ public final class ProgramCodec {
                 for (int d = 0; d < rank; d++) {
                     shape[d] = b.getLong();
                     if (shape[d] < 0) {
-                        throw new IllegalArgumentException("weight '" + name + "' has a negative dimension");
+                        throw new IllegalArgumentException("weight " + Names.quote(name) + " has a negative dimension");
                     }
                     size *= shape[d];
                 }
                 int n = b.getInt();
                 int storage = format == 1 ? WEIGHT_INLINE : b.get();
                 if (n < 0 || storage == WEIGHT_INLINE && 4L * n > b.remaining()) {
-                    throw new IllegalArgumentException("weight '" + name + "': count " + n + " does not fit in the "
+                    throw new IllegalArgumentException("weight " + Names.quote(name) + ": count " + n
+                            + " does not fit in the "
                             + b.remaining() + " bytes left");
                 }
                 if (n != size) {
-                    throw new IllegalArgumentException("weight '" + name + "' holds " + n + " values for shape "
+                    throw new IllegalArgumentException("weight " + Names.quote(name) + " holds " + n
+                            + " values for shape "
                             + Arrays.toString(shape));
                 }
                 float[] data = new float[n];
@@ -203,12 +215,13 @@ public final class ProgramCodec {
                     String key = string(b);
                     byte[] blob = blobs.apply(key);
                     if (blob == null || blob.length != 4L * n) {
-                        throw new IllegalArgumentException("weight '" + name + "': shared blob " + key + " "
+                        throw new IllegalArgumentException("weight " + Names.quote(name) + ": shared blob " + key + " "
                                 + (blob == null ? "is missing" : "holds " + blob.length + " bytes, not " + 4L * n));
                     }
                     ByteBuffer.wrap(blob).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(data);
                 } else {
-                    throw new IllegalArgumentException("weight '" + name + "' has unknown storage " + storage);
+                    throw new IllegalArgumentException("weight " + Names.quote(name) + " has unknown storage "
+                            + storage);
                 }
                 weights.add(new PackedWeight(name, Tensor.ofFloats(data, shape)));
             }

@@ -1,6 +1,7 @@
 package io.ortex.ep.example.program;
 
 import io.ortex.api.InvalidModelException;
+import io.ortex.api.Names;
 import io.ortex.api.Tensor;
 
 /**
@@ -22,7 +23,8 @@ public final class WeightPacking {
      */
     public static PackedWeight matMulRight(String name, Tensor b) {
         if (b.rank() < 2) {
-            throw new InvalidModelException("MatMul weight '" + name + "' of rank " + b.rank() + " is not packed");
+            throw new InvalidModelException("MatMul weight " + Names.quote(name) + " of rank " + b.rank()
+                    + " is not packed");
         }
         int k = (int) b.dim(b.rank() - 2);
         int n = (int) b.dim(b.rank() - 1);
@@ -43,7 +45,7 @@ public final class WeightPacking {
      */
     public static PackedWeight gemmRight(String name, Tensor b, boolean transB) {
         if (b.rank() != 2) {
-            throw new InvalidModelException("Gemm weight '" + name + "' must be 2-D, got "
+            throw new InvalidModelException("Gemm weight " + Names.quote(name) + " must be 2-D, got "
                     + Tensor.shapeString(b.shape()));
         }
         if (transB) {
@@ -64,7 +66,7 @@ public final class WeightPacking {
      */
     public static PackedWeight convFilters(String name, Tensor w) {
         if (w.rank() < 3) {
-            throw new InvalidModelException("Conv weight '" + name + "' must have rank 3 or 4, got "
+            throw new InvalidModelException("Conv weight " + Names.quote(name) + " must have rank 3 or 4, got "
                     + Tensor.shapeString(w.shape()));
         }
         long m = w.dim(0);

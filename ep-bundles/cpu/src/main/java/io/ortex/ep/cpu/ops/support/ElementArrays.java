@@ -1,6 +1,7 @@
 package io.ortex.ep.cpu.ops.support;
 
 import io.ortex.api.ElementType;
+import io.ortex.api.RunMemory;
 import java.lang.reflect.Array;
 import java.util.Arrays;
 
@@ -16,13 +17,6 @@ public final class ElementArrays {
     private ElementArrays() {
     }
 
-    /**
-     * Allocates a storage array; string arrays are filled with empty strings so that no element is null.
-     *
-     * @param type the element type
-     * @param n the length
-     * @return the array
-     */
     /**
      * Allocates a storage array from the run's memory (see {@link io.ortex.api.spi.KernelContext#allocate}); the
      * runtime may recycle it once no value of the run holds it.
@@ -41,13 +35,15 @@ public final class ElementArrays {
     }
 
     /**
-     * Allocates a new zero-filled storage array (strings empty) on the heap.
+     * Allocates a new zero-filled storage array (strings empty) on the heap, once the run's memory limits allow it
+     * ({@link RunMemory}).
      *
      * @param type the element type
      * @param n the element count
      * @return the array
      */
     public static Object allocate(ElementType type, int n) {
+        RunMemory.check(type, n);
         Object a = Array.newInstance(type.storage().getComponentType(), n);
         if (a instanceof String[]) {
             Arrays.fill((String[]) a, "");

@@ -97,8 +97,13 @@ final class GenerateKernels {
                 if (delta == 0) {
                     throw new InvalidArgumentException("delta is 0");
                 }
-                long n = Math.max(0, (long) Math.ceil((limit - start) / delta));
-                double[] v = new double[Math.toIntExact(n)];
+                double count = Math.ceil((limit - start) / delta);
+                if (Double.isNaN(count) || Double.isInfinite(count)) {
+                    throw new InvalidArgumentException("start " + start + ", limit " + limit + " and delta " + delta
+                            + " give no element count");
+                }
+                long n = Math.max(0, (long) count);
+                double[] v = new double[Tensor.checkedElementCount(new long[] {n})];
                 for (int i = 0; i < v.length; i++) {
                     v[i] = start + i * delta;
                 }
@@ -113,9 +118,14 @@ final class GenerateKernels {
             if (delta == 0) {
                 throw new InvalidArgumentException("delta is 0");
             }
-            long span = limit - start;
+            long span;
+            try {
+                span = Math.subtractExact(limit, start);
+            } catch (ArithmeticException e) {
+                throw new InvalidArgumentException("limit " + limit + " - start " + start + " overflows int64");
+            }
             long n = Math.max(0, span / delta + (span % delta != 0 && (span > 0) == (delta > 0) ? 1 : 0));
-            long[] v = new long[Math.toIntExact(n)];
+            long[] v = new long[Tensor.checkedElementCount(new long[] {n})];
             for (int i = 0; i < v.length; i++) {
                 v[i] = start + i * delta;
             }

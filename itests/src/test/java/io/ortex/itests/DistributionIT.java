@@ -3,7 +3,9 @@ package io.ortex.itests;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ortex.api.Tensor;
 import io.ortex.onnx.proto.Onnx;
+import io.ortex.testing.BackendTestCase;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -130,11 +132,47 @@ class DistributionIT {
     }
 
     @Test
-    void testVerbReportsPassCounts() throws Exception {
-        Path cases = Path.of(System.getProperty("ortex.shared", "../../shared"), "conformance", "onnx-node");
-        Result r = ortex("test", cases.resolve("test_relu").toString(), cases.resolve("test_add_int16").toString());
+    void testVerbReportsPassCounts(@TempDir Path dir) throws Exception {
+        Path relu = reluCase(dir.resolve("test_relu"));
+        Path add = BackendTestCase.write(dir.resolve("test_add"), addModel(),
+                List.of(Tensor.ofFloats(new float[] {1, 2, 3, 4}, 4), Tensor.ofFloats(new float[] {10, 20, 30, 40}, 4)),
+                List.of(Tensor.ofFloats(new float[] {11, 22, 33, 44}, 4)));
+        Result r = ortex("test", relu.toString(), add.toString());
         assertEquals(0, r.exit(), r.out() + r.err());
         assertTrue(r.out().strip().endsWith("2 passed, 0 failed"), r.out());
+        Path wrong = BackendTestCase.write(dir.resolve("test_add_wrong"), addModel(),
+                List.of(Tensor.ofFloats(new float[] {1, 2, 3, 4}, 4), Tensor.ofFloats(new float[] {1, 1, 1, 1}, 4)),
+                List.of(Tensor.ofFloats(new float[] {2, 3, 4, 6}, 4)));
+        Result failed = ortex("test", relu.toString(), wrong.toString());
+        assertEquals(1, failed.exit(), failed.out() + failed.err());
+        assertTrue(failed.out().strip().endsWith("1 passed, 1 failed"), failed.out());
+    }
+
+    /**
+     * Writes a backend test case of one Relu node on a 3x4 float tensor.
+     *
+     * @param folder the case's folder
+     * @return the folder
+     */
+    static Path reluCase(Path folder) throws IOException {
+        Onnx.TypeProto type = Onnx.TypeProto.newBuilder().setTensorType(Onnx.TypeProto.Tensor.newBuilder()
+                .setElemType(1).setShape(Onnx.TensorShapeProto.newBuilder()
+                        .addDim(Onnx.TensorShapeProto.Dimension.newBuilder().setDimValue(3))
+                        .addDim(Onnx.TensorShapeProto.Dimension.newBuilder().setDimValue(4)))).build();
+        Onnx.GraphProto graph = Onnx.GraphProto.newBuilder().setName("relu")
+                .addInput(Onnx.ValueInfoProto.newBuilder().setName("x").setType(type))
+                .addOutput(Onnx.ValueInfoProto.newBuilder().setName("y").setType(type))
+                .addNode(Onnx.NodeProto.newBuilder().setOpType("Relu").addInput("x").addOutput("y"))
+                .build();
+        Onnx.ModelProto model = Onnx.ModelProto.newBuilder().setIrVersion(8).setGraph(graph)
+                .addOpsetImport(Onnx.OperatorSetIdProto.newBuilder().setVersion(17)).build();
+        float[] x = new float[12];
+        float[] y = new float[12];
+        for (int i = 0; i < x.length; i++) {
+            x[i] = i - 5.5f;
+            y[i] = Math.max(0, x[i]);
+        }
+        return BackendTestCase.write(folder, model, List.of(Tensor.ofFloats(x, 3, 4)), List.of(Tensor.ofFloats(y, 3, 4)));
     }
 
     static Onnx.ModelProto addModel() {

@@ -69,7 +69,7 @@ class ShellDistributionIT {
         Path home = distribution(dir);
         Path model = dir.resolve("mlp.onnx");
         Files.write(model, MlpModel.build(8, 16, 4, 5));
-        Path cases = Path.of(System.getProperty("ortex.shared", "../../shared"), "conformance", "onnx-node");
+        Path relu = DistributionIT.reluCase(dir.resolve("test_relu"));
         try (ShellProcess shell = ShellProcess.start(home)) {
             String devices = shell.run("ortex:devices");
             assertTrue(devices.startsWith("TYPE ") && devices.contains("CPU"), devices);
@@ -78,7 +78,7 @@ class ShellDistributionIT {
 
             String run = shell.run("ortex:run " + model + " --shape x=2x8 --repeat 2");
             assertTrue(run.contains("CPUExecutionProvider") && run.contains("latency"), run);
-            String test = shell.run("ortex:test " + cases.resolve("test_relu"));
+            String test = shell.run("ortex:test " + relu);
             assertTrue(test.strip().endsWith("1 passed, 0 failed"), test);
             Path compiled = dir.resolve("mlp_ctx.onnx");
             String compile = shell.run("ortex:compile " + model + " -o " + compiled);

@@ -2,7 +2,6 @@ package io.ortex.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OrtEnvironment;
@@ -13,12 +12,11 @@ import io.ortex.api.Session;
 import io.ortex.api.SessionOptions;
 import io.ortex.api.Tensor;
 import io.ortex.onnx.TensorComparison;
+import io.ortex.testing.RealModels;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.FloatBuffer;
 import java.nio.LongBuffer;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -30,8 +28,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Runs real models from package registries through Ortex and through Microsoft's ONNX Runtime (graph optimizations
  * off) on the same seeded inputs, and requires every output to agree within rtol 1e-3 / atol 1e-4.
- * all-MiniLM-L6-v2 comes from its Maven Central jar; the others from the cache that {@code ../shared/models/fetch.sh}
- * fills ({@code ~/.cache/ortex-models}, or the {@code ortex.models} system property).
+ * The models come from Maven Central and the npm registry, pinned by sha256 ({@link RealModels}).
  */
 class RealModelsTest {
     static final double RTOL = 1e-3;
@@ -53,11 +50,7 @@ class RealModelsTest {
 
     @Test
     void allMiniLmMatchesOnnxRuntime() throws Exception {
-        byte[] model;
-        try (InputStream in = RealModelsTest.class.getClassLoader().getResourceAsStream("all-minilm-l6-v2.onnx")) {
-            assertTrue(in != null, "all-minilm-l6-v2.onnx not on the test class path (Maven dependency)");
-            model = in.readAllBytes();
-        }
+        byte[] model = cached("all-minilm-l6-v2");
         SplittableRandom random = new SplittableRandom(7);
         long[] shape = {1, 128};
         long[] ids = new long[128];
@@ -103,10 +96,7 @@ class RealModelsTest {
     }
 
     static byte[] cached(String name) throws IOException {
-        Path dir = Path.of(System.getProperty("ortex.models", System.getProperty("user.home") + "/.cache/ortex-models"));
-        Path file = dir.resolve(name).resolve("model.onnx");
-        assertTrue(Files.isRegularFile(file), file + " is missing: run ../shared/models/fetch.sh " + name);
-        return Files.readAllBytes(file);
+        return Files.readAllBytes(RealModels.model(name));
     }
 
     static Tensor randomFloats(long[] shape, long seed) {

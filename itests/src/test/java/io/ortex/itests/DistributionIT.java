@@ -122,6 +122,17 @@ class DistributionIT {
     }
 
     @Test
+    void theDemoModelIsAnOnnxFileThatRunTakes() throws Exception {
+        Path model = DIST.resolve("models/all-minilm-l6-v2/1/model.onnx");
+        assertTrue(Files.isRegularFile(model.resolveSibling("tokenizer.json")), "the tokenizer lies beside the model");
+        Result r = ortex("run", model.toString(), "--shape", "input_ids=1x16", "--shape", "attention_mask=1x16",
+                "--shape", "token_type_ids=1x16", "--json");
+        assertEquals(0, r.exit(), r.out() + r.err());
+        assertTrue(r.out().contains("\"name\" : \"last_hidden_state\"") && r.out().contains("[ 1, 16, 384 ]"),
+                r.out());
+    }
+
+    @Test
     void badInputGivesOneLineAndExitTwo(@TempDir Path dir) throws Exception {
         Path junk = dir.resolve("junk.onnx");
         Files.writeString(junk, "this is not a model");

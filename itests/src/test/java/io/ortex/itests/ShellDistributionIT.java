@@ -193,6 +193,66 @@ class ShellDistributionIT {
         }
     }
 
+    @Test
+    void exitLeavesThePlainShellWithoutAnError(@TempDir Path dir) throws Exception {
+        try (ShellProcess shell = ShellProcess.start(distribution(dir))) {
+            assertTrue(shell.run("ortex:eps").contains("CPUExecutionProvider"));
+            assertEquals(0, shell.exit(), shell.output());
+            assertFalse(shell.output().contains("Exception"), shell.output());
+        }
+    }
+
+    /**
+     * {@code exit} typed into the JLine console on a terminal: {@code script} (util-linux) gives the shell a
+     * pseudo-terminal, so Gogo starts its JLine console as it does for a user.
+     */
+    @Test
+    void exitLeavesTheJLineShellWithoutAnInterruptedException(@TempDir Path dir) throws Exception {
+        Path home = distribution(dir);
+        ProcessBuilder pb = new ProcessBuilder("script", "-qec", home.resolve("bin/ortex").toString(), "/dev/null");
+        pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        pb.environment().put("TERM", "xterm");
+        pb.environment().remove("ORTEX_MODULE_PATH");
+        pb.redirectErrorStream(true);
+        Process p = pb.start();
+        StringBuffer out = new StringBuffer();
+        Thread reader = new Thread(() -> {
+            byte[] buffer = new byte[4096];
+            try (java.io.InputStream in = p.getInputStream()) {
+                for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
+                    out.append(new String(buffer, 0, n, java.nio.charset.StandardCharsets.UTF_8));
+                }
+            } catch (java.io.IOException e) {
+                out.append("(reading failed: ").append(e).append(')');
+            }
+        });
+        reader.setDaemon(true);
+        reader.start();
+        try (java.io.OutputStream in = p.getOutputStream()) {
+            long end = System.currentTimeMillis() + 60_000;
+            while (out.indexOf("Welcome to Apache Felix Gogo") < 0) {
+                assertTrue(p.isAlive() && System.currentTimeMillis() < end, "no JLine console: " + out);
+                Thread.sleep(20);
+            }
+            in.write("ortex:eps\r".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            in.flush();
+            while (out.indexOf("CPUExecutionProvider") < 0) {
+                assertTrue(p.isAlive() && System.currentTimeMillis() < end, "ortex:eps did not answer: " + out);
+                Thread.sleep(20);
+            }
+            in.write("exit\r".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            in.flush();
+            if (!p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new AssertionError("the JLine shell did not stop after exit: " + out);
+            }
+        }
+        reader.join(5_000);
+        assertEquals(0, p.exitValue(), out.toString());
+        assertFalse(out.toString().contains("Exception"), out.toString());
+        assertFalse(out.toString().contains("FAILED TO STOP"), out.toString());
+    }
+
     private static String sessionId(String openOutput) {
         Matcher m = SESSION_ID.matcher(openOutput.strip());
         assertTrue(m.find(), "ortex:open printed no session id: " + openOutput);

@@ -30,7 +30,8 @@ public final class ConformanceSuite {
             String test = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE).walk(frames -> frames
                     .map(StackWalker.StackFrame::getDeclaringClass).filter(c -> c != ConformanceSuite.class)
                     .map(Class::getSimpleName).findFirst().orElse("this test"));
-            String line = test + " is skipped: ONNX's node conformance suite is not in " + root.resolve("onnx-node")
+            String line = test + " is skipped: ONNX's node conformance suite is not in "
+                    + root.resolve("onnx-node").toAbsolutePath().normalize()
                     + "; to run it, pass -D" + SHARED_PROPERTY + "=DIR where DIR/conformance/onnx-node holds ONNX's "
                     + "backend node test cases with their INDEX.tsv";
             System.out.println(line);

@@ -103,6 +103,9 @@ class ShellDistributionIT {
                 assertEquals(1, e.strip().lines().count(), e);
                 assertTrue(e.startsWith("ortex: "), e);
             }
+            String env = shell.run("ortex:run " + model + " --shape x=1x8 --env allow_virtual_devices=1");
+            assertTrue(env.startsWith("ortex: --env allow_virtual_devices: ") && env.contains("ConfigAdmin")
+                    && env.contains("ortex:policy"), "the shared runtime refuses --env: " + env);
             for (String table : List.of(devices, shell.run("ortex:eps"), sessions)) {
                 assertTrue(table.lines().allMatch(l -> l.length() <= 100), table);
             }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ortex.shell.internal.MlpModel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -14,7 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code --env KEY=VALUE} on the one-shot verbs of the distribution: each verb starts a framework of its own, and the
  * entries configure that framework's runtime. The example EP sits in {@code deploy/} without a virtual-device grant,
- * so it offers its virtual NPU only to a verb run with {@code --env allow_virtual_devices=1}.
+ * so it offers its virtual NPU only to a verb run with {@code --env allow_virtual_devices=1}; otherwise
+ * {@code ortex eps} lists it with the reason it offers no device.
  */
 class CommandEnvironmentIT {
     private static final String NPU = "ExampleExecutionProvider";
@@ -44,6 +46,15 @@ class CommandEnvironmentIT {
                 "PREFER_NPU", "--json");
         assertEquals(0, plain.exit(), plain.err());
         assertFalse(plain.out().contains("\"ep\" : \"" + NPU + "\""), "without a grant the NPU is not offered");
+        DistributionIT.Result why = ortex(home, "eps");
+        assertEquals(0, why.exit(), why.err());
+        List<String> lines = why.out().lines().toList();
+        int row = lines.indexOf(lines.stream().filter(l -> l.startsWith(NPU)).findFirst().orElseThrow(
+                () -> new AssertionError("the EP without a device is not listed:\n" + why.out())));
+        assertTrue(lines.get(row).contains(" ACTIVE "), why.out());
+        assertTrue(lines.get(row + 1).startsWith("  no device: virtual devices not granted"), why.out());
+        DistributionIT.Result whyJson = ortex(home, "eps", "--json");
+        assertTrue(whyJson.out().contains("\"no_device\" : \"virtual devices not granted"), whyJson.out());
 
         DistributionIT.Result run = ortex(home, with(new String[] {"run", model.toString(), "--shape", "x=2x8",
             "--policy", "PREFER_NPU", "--json"}, ALLOW));

@@ -130,6 +130,21 @@ class ShellDistributionIT {
     }
 
     @Test
+    void anEpWithoutADeviceIsListedWithWhyUntilAGrantArrives(@TempDir Path dir) throws Exception {
+        Path home = ShellProcess.copyDistribution(dir.resolve("ortex"));
+        try (ShellProcess shell = ShellProcess.start(home)) {
+            deployExample(home);
+            awaitEps(shell, "the example EP without a device", eps -> eps.lines().anyMatch(l -> l.startsWith(EXAMPLE_EP)
+                    && l.contains(" ACTIVE ")) && eps.contains("  no device: virtual devices not granted"));
+            Path cfg = home.resolve("deploy/io.ortex.runtime.cfg.tmp");
+            Files.writeString(cfg, "virtual.grants=io.ortex.ep.example\n");
+            Files.move(cfg, home.resolve("deploy/io.ortex.runtime.cfg"), StandardCopyOption.ATOMIC_MOVE);
+            awaitEps(shell, "the granted virtual NPU", eps -> eps.lines().anyMatch(l -> l.startsWith(EXAMPLE_EP)
+                    && l.contains(" NPU ") && l.contains(" yes ")) && !eps.contains("no device"));
+        }
+    }
+
+    @Test
     void anOpenSessionKeepsARemovedEpDrainingUntilClosed(@TempDir Path dir) throws Exception {
         Path home = distribution(dir);
         Path model = dir.resolve("mlp.onnx");

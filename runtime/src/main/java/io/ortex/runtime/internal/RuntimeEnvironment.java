@@ -37,12 +37,13 @@ import java.util.Map;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The runtime's {@link Environment}: hardware devices, the EP registry with its libraries and leases, and the
- * sessions open in it. Thread safe.
+ * The runtime's {@link Environment}: hardware devices, the EP libraries ({@link EpRegistry}), the sessions' leases on
+ * them ({@link LeaseTable}) and their removal ({@link LibraryRemoval}), and the sessions open in it. Thread safe.
  */
 public final class RuntimeEnvironment implements Environment {
     /** The name of the built-in CPU EP, always the fallback. */
@@ -50,12 +51,12 @@ public final class RuntimeEnvironment implements Environment {
 
     /** How often a session's creation selects again when an EP it selected is withdrawn before it is leased. */
     private static final int MAX_SELECTION_ATTEMPTS = 3;
-    /** How long a removal that was interrupted still waits before it fails the sessions holding the library. */
-    private static final Duration INTERRUPTED_GRACE = Duration.ofMillis(100);
-    private static final System.Logger LOG = System.getLogger(RuntimeEnvironment.class.getName());
 
     private final Map<String, String> config;
+    private final DeviceListeners listeners = new DeviceListeners();
+    private final LeaseTable leases = new LeaseTable();
     private final EpRegistry registry;
+    private final LibraryRemoval removal;
     private final EpSelector selector;
     private final SessionMigrator migrator;
     private final Set<InferenceSession> sessions = ConcurrentHashMap.newKeySet();
@@ -73,12 +74,27 @@ public final class RuntimeEnvironment implements Environment {
      */
     RuntimeEnvironment(Map<String, String> config, List<HardwareDevice> hardware, List<EpFactory> builtIn) {
         this.config = Map.copyOf(config);
-        this.registry = new EpRegistry(config, hardware);
+        this.registry = new EpRegistry(config, hardware, leases, listeners);
         this.selector = new EpSelector(CPU_EP, this::vendorIdOf);
-        this.migrator = new SessionMigrator(registry, this::bind);
-        registry.onRemoval(migrator::removalBegun);
+        this.migrator = new SessionMigrator(leases, this::bind);
+        this.removal = new LibraryRemoval(registry, leases, new LibraryRemoval.Holders() {
+            @Override
+            public void removalBegun(String library, List<String> eps, List<SessionLease> holders) {
+                migrator.removalBegun(library, eps, holders);
+            }
+
+            @Override
+            public void fail(SessionLease holder, String reason) {
+                for (InferenceSession s : sessions) {
+                    if (s.id().equals(holder.sessionId())) {
+                        s.fail(reason);
+                    }
+                }
+            }
+        });
         for (EpFactory f : builtIn) {
-            registry.register(f.name(), List.of(f), null);
+            // a built-in factory that fails is listed with the reason rather than failing the environment
+            registry.register(f.name(), List.of(f), null, false);
         }
     }
 
@@ -150,7 +166,7 @@ public final class RuntimeEnvironment implements Environment {
                 return InferenceSession.create(id, m, config, options.intraOpThreads(), bound.bindings(), plan, () -> {
                     sessions.remove(self[0]);
                     migrator.forget(id);
-                    registry.release(lease);
+                    leases.release(lease);
                 });
             };
             CompileCache cache = generation != null ? null
@@ -165,12 +181,12 @@ public final class RuntimeEnvironment implements Environment {
             if (SessionMigrator.wanted(options)) {
                 migrator.track(self[0], lease, options, metadata);
                 // a removal that began after the leases were taken but before the session was followed missed it
-                registry.drainingHeldBy(lease).forEach((library, eps) ->
-                        migrator.removalBegun(library, eps, List.of(lease)));
+                leases.closedHeldBy(lease).forEach(lib ->
+                        migrator.removalBegun(lib.name(), lib.epNames(), List.of(lease)));
             }
             return self[0];
         } catch (RuntimeException | Error e) {
-            registry.release(lease);
+            leases.release(lease);
             throw e;
         }
     }
@@ -186,13 +202,13 @@ public final class RuntimeEnvironment implements Environment {
      */
     private SessionMigrator.Bound bind(SessionLease lease, SessionOptions options, Map<String, String> metadata) {
         EpSelector.Selection selection;
-        Map<String, EpFactory> factories;
+        Map<String, EpLibrary> libraries;
         List<String> epNames;
         for (int attempt = 1; ; attempt++) {
             selection = selector.select(options, registry.activeDevices(), metadata);
             epNames = selection.choices().stream().map(EpSelector.Choice::epName).toList();
             try {
-                factories = registry.acquire(lease, epNames);
+                libraries = lease(lease, epNames);
                 break;
             } catch (EpUnavailableException e) {
                 // A library was withdrawn between selection and leasing. A policy or delegate chooses again among
@@ -208,9 +224,24 @@ public final class RuntimeEnvironment implements Environment {
             for (EpDevice d : c.devices()) {
                 devices.add(new SupportedDevice(d.device(), d.epMetadata(), d.epOptions()));
             }
-            bindings.add(new EpBinding(factories.get(c.epName()), devices));
+            bindings.add(new EpBinding(libraries.get(c.epName()).factory(c.epName()), devices));
         }
-        return new SessionMigrator.Bound(selection.config(), List.copyOf(bindings), epNames);
+        return new SessionMigrator.Bound(selection.config(), List.copyOf(bindings), epNames,
+                List.copyOf(new java.util.LinkedHashSet<>(libraries.values())));
+    }
+
+    /**
+     * Takes a lease on the active library of each EP, all or none.
+     *
+     * @param lease the session's or query's lease
+     * @param epNames the EPs
+     * @return each EP's library, by EP name
+     * @throws EpUnavailableException when an EP's library is withdrawn meanwhile
+     */
+    private Map<String, EpLibrary> lease(SessionLease lease, List<String> epNames) {
+        Map<String, EpLibrary> libraries = registry.providers(epNames);
+        leases.acquire(lease, new java.util.LinkedHashSet<>(libraries.values()));
+        return libraries;
     }
 
     @Override
@@ -242,7 +273,7 @@ public final class RuntimeEnvironment implements Environment {
                 throw new InvalidArgumentException("EP library '" + name + "': " + jar + " declares no "
                         + EpFactory.class.getName() + " provider in META-INF/services");
             }
-            registry.register(name, factories, loader);
+            registry.register(name, factories, loader, true);
         } catch (ServiceConfigurationError e) {
             closeQuietly(loader);
             throw new InvalidArgumentException(ErrorCode.INVALID_ARGUMENT, "EP library '" + name + "': "
@@ -263,12 +294,12 @@ public final class RuntimeEnvironment implements Environment {
 
     @Override
     public void unregisterLibrary(String name) {
-        registry.unregister(name, null);
+        removal.unregister(name, null);
     }
 
     @Override
     public void unregisterLibrary(String name, Duration timeout) {
-        registry.unregister(name, timeout);
+        removal.unregister(name, timeout);
     }
 
     @Override
@@ -277,7 +308,7 @@ public final class RuntimeEnvironment implements Environment {
         SessionLease lease = new SessionLease("q" + queryCounter.incrementAndGet(), "device incompatibility query");
         EpFactory f;
         try {
-            f = registry.acquire(lease, List.of(epName)).get(epName);
+            f = lease(lease, List.of(epName)).get(epName).factory(epName);
         } catch (OrtexException e) {
             throw new InvalidArgumentException("no EP named '" + epName + "' is registered");
         }
@@ -285,7 +316,7 @@ public final class RuntimeEnvironment implements Environment {
             DeviceIncompatibility d = f.deviceIncompatibility(device);
             return d == null ? DeviceIncompatibility.COMPATIBLE : d;
         } finally {
-            registry.release(lease);
+            leases.release(lease);
         }
     }
 
@@ -329,42 +360,82 @@ public final class RuntimeEnvironment implements Environment {
         }
         Map<String, CompiledModelCompatibility> out = new LinkedHashMap<>();
         SessionLease lease = new SessionLease("q" + queryCounter.incrementAndGet(), "compatibility query for " + model);
-        Map<String, EpFactory> factories = registry.acquire(lease, List.copyOf(byEp.keySet()));
+        Map<String, EpLibrary> libraries = lease(lease, List.copyOf(byEp.keySet()));
         try {
             for (Map.Entry<String, List<HardwareDevice>> e : byEp.entrySet()) {
                 String info = metadata.get(SessionOptions.EP_COMPATIBILITY_INFO_PREFIX + e.getKey());
                 if (info != null) {
-                    out.put(e.getKey(), CompatibilityCheck.judge(factories.get(e.getKey()), e.getValue(), info));
+                    EpFactory f = libraries.get(e.getKey()).factory(e.getKey());
+                    out.put(e.getKey(), CompatibilityCheck.judge(f, e.getValue(), info));
                 }
             }
         } finally {
-            registry.release(lease);
+            leases.release(lease);
         }
         return Collections.unmodifiableMap(out);
     }
 
     @Override
     public void addEpDeviceListener(EpDeviceListener listener) {
-        registry.addListener(listener);
+        listeners.add(listener);
     }
 
     @Override
     public void removeEpDeviceListener(EpDeviceListener listener) {
-        registry.removeListener(listener);
+        listeners.remove(listener);
     }
 
     /**
      * Registers an EP library made of factories the caller already holds (an OSGi bundle's {@code EpFactory}
-     * services), with its virtual-device grant given explicitly.
+     * services), with its virtual-device grant given explicitly. A factory that fails to list its devices offers
+     * none, with the failure as the reason ({@link EpLibraryInfo#withoutDevice()}).
      *
      * @param name the registration name
      * @param factories the factories
      * @param virtualGranted whether its factories may offer virtual devices
-     * @throws InvalidArgumentException when the name or an EP name is taken, or a factory is invalid
+     * @throws InvalidArgumentException when an active library has the name or one of the EP names
      */
     public void registerFactories(String name, List<EpFactory> factories, boolean virtualGranted) {
         checkOpen();
         registry.registerGranted(name, factories, virtualGranted);
+    }
+
+    /**
+     * Registers an EP library in place of the active library of the same name, as when a newer version of an EP
+     * bundle is installed beside the one in use: in one step the old library's devices give way to the new one's, so
+     * new sessions get the new library; the old one drains on a thread of its own (the sessions that asked for it
+     * are moved over, the others are waited for with the given limit and outcome) and is released once free.
+     *
+     * @param name the registration name
+     * @param factories the new library's factories
+     * @param virtualGranted whether they may offer virtual devices
+     * @param limit how long the old library waits for its sessions before the outcome applies
+     * @param failAtLimit whether to fail those sessions at the limit rather than keep waiting
+     * @return completed once the old library is released (at once when there was none)
+     * @throws InvalidArgumentException when another active library has one of the EP names
+     */
+    public CompletableFuture<Void> replaceLibrary(String name, List<EpFactory> factories, boolean virtualGranted,
+                                                  Duration limit, boolean failAtLimit) {
+        checkOpen();
+        EpLibrary old = registry.replace(name, factories, virtualGranted);
+        CompletableFuture<Void> drained = new CompletableFuture<>();
+        if (old == null) {
+            drained.complete(null);
+            return drained;
+        }
+        List<SessionLease> held = leases.holders(old);
+        Thread drain = new Thread(() -> {
+            try {
+                removal.drain(old, held, limit, failAtLimit ? LibraryRemoval.AtLimit.FAIL_HOLDERS
+                        : LibraryRemoval.AtLimit.KEEP_WAITING);
+                drained.complete(null);
+            } catch (RuntimeException | Error e) {
+                drained.completeExceptionally(e);
+            }
+        }, "ortex-drain-" + name);
+        drain.setDaemon(true);
+        drain.start();
+        return drained;
     }
 
     /**
@@ -391,69 +462,36 @@ public final class RuntimeEnvironment implements Environment {
     }
 
     /**
-     * Removes an EP library for good, blocking until it is released: its devices are hidden from selection at once,
-     * then the sessions holding it that asked for migration ({@link SessionOptions#MIGRATE_ON_EP_REMOVAL}) are
-     * moved onto the remaining EPs, and the call waits for the other sessions holding it to close. Each time
-     * {@code limit} passes with sessions still holding it, either those sessions are failed ({@code failAtLimit}: their runs in flight complete, their next
-     * run throws {@link EpUnavailableException} naming the EP, they release their EPs) or the holders are logged and
-     * the wait goes on. An interrupt turns a wait into failing the holders. When the call returns, no code of the
-     * library runs again. Nothing happens when no active library has that name.
+     * Removes an EP library for good, blocking until it is released ({@link LibraryRemoval}): its devices are hidden
+     * from selection at once, then the sessions holding it that asked for migration
+     * ({@link SessionOptions#MIGRATE_ON_EP_REMOVAL}) are moved onto the remaining EPs, and the call waits for the
+     * other sessions holding it to close. Each time {@code limit} passes with sessions still holding it, either those
+     * sessions are failed ({@code failAtLimit}: their runs in flight complete, their next run throws
+     * {@link EpUnavailableException} naming the EP, they release their EPs) or the holders are logged and the wait
+     * goes on. An interrupt turns a wait into failing the holders. When the call returns, no code of the library runs
+     * again. Nothing happens when no active library has that name.
      *
      * @param name the registration name
      * @param limit how long to wait before the outcome applies
      * @param failAtLimit whether to fail the holders at the limit rather than keep waiting
      */
     public void withdrawLibrary(String name, Duration limit, boolean failAtLimit) {
-        List<String> eps = registry.beginRemoval(name);
-        if (eps == null) {
-            return;
-        }
-        List<SessionLease> held = registry.holders(name);
-        if (!held.isEmpty()) {
-            migrator.removalBegun(name, eps, held);
-        }
-        boolean fail = failAtLimit;
-        boolean interrupted = false;
-        Duration wait = limit;
-        long started = System.nanoTime();
-        try {
-            while (true) {
-                List<SessionLease> holders;
-                try {
-                    holders = registry.awaitHolders(name, wait);
-                } catch (InterruptedException e) {
-                    // whoever interrupts a removal wants it over: fail the holders after a short grace period
-                    interrupted = true;
-                    fail = true;
-                    wait = INTERRUPTED_GRACE;
-                    continue;
-                }
-                if (holders.isEmpty()) {
-                    return;
-                }
-                long waited = Duration.ofNanos(System.nanoTime() - started).toSeconds();
-                if (!fail) {
-                    LOG.log(System.Logger.Level.WARNING, "EP library '" + name + "' (" + String.join(", ", eps)
-                            + ") is still held after " + waited + " s by " + holders + "; waiting for them to close");
-                    continue;
-                }
-                for (SessionLease lease : holders) {
-                    for (InferenceSession s : sessions) {
-                        if (s.id().equals(lease.sessionId())) {
-                            LOG.log(System.Logger.Level.WARNING, "failing session " + lease + ": it still holds EP "
-                                    + "library '" + name + "' after " + waited + " s");
-                            s.fail("EP " + String.join(", ", eps) + " is unavailable: its library '" + name
-                                    + "' was removed while session " + s.id() + " held it");
-                        }
-                    }
-                }
-            }
-        } finally {
-            registry.finishRemoval(name);
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        beginWithdrawal(name, limit, failAtLimit).run();
+    }
+
+    /**
+     * Begins {@link #withdrawLibrary}: at once the library takes no new lease and its devices are hidden, so that
+     * another library may take its name; the rest is returned for the caller to run.
+     *
+     * @param name the registration name
+     * @param limit how long to wait before the outcome applies
+     * @param failAtLimit whether to fail the holders at the limit rather than keep waiting
+     * @return the rest of the removal, blocking until the library is released; nothing when no active library has
+     *         the name
+     */
+    public Runnable beginWithdrawal(String name, Duration limit, boolean failAtLimit) {
+        return removal.withdraw(name, limit, failAtLimit ? LibraryRemoval.AtLimit.FAIL_HOLDERS
+                : LibraryRemoval.AtLimit.KEEP_WAITING);
     }
 
     /** {@inheritDoc} */

@@ -30,7 +30,8 @@ import org.osgi.util.tracker.ServiceTracker;
 
 /**
  * The runtime in an OSGi framework: a Declarative Services component that registers the {@link Environment} service
- * and makes every {@link EpFactory} service of any bundle an EP library of it ({@link EpFactoryTracker}). It is
+ * and makes every {@link EpFactory} service of any bundle an EP library of it ({@link EpFactoryTracker} reports the
+ * services, {@link BundleLibraries} decides which bundle's library serves). It is
  * configured through ConfigAdmin, PID {@value RuntimeSettings#PID} ({@link RuntimeSettings}); the configuration is
  * optional. In a framework started for one command-line verb, that verb's {@code --env} entries (the framework
  * property {@value RuntimeSettings#COMMAND_ENVIRONMENT}) are added to the environment configuration. A change applies at once, the virtual-device grants included (the affected libraries list their devices
@@ -47,7 +48,7 @@ public final class EnvironmentComponent implements Environment {
     private static final System.Logger LOG = System.getLogger(EnvironmentComponent.class.getName());
 
     private final RuntimeEnvironment environment;
-    private final EpFactoryTracker factories;
+    private final BundleLibraries factories;
     private final ServiceTracker<EpFactory, EpFactoryTracker.Tracked> tracker;
     private final ServiceTracker<Object, Object> eventAdmins;
     private final Map<String, String> commandEnvironment;
@@ -67,12 +68,12 @@ public final class EnvironmentComponent implements Environment {
         this.settings = RuntimeSettings.parse(properties, commandEnvironment);
         Map<String, String> config = settings.environmentConfig();
         this.environment = new RuntimeEnvironment(config, new HardwareDiscovery(config).discover());
-        this.factories = new EpFactoryTracker(context, environment, () -> this.settings);
+        this.factories = new BundleLibraries(environment, () -> this.settings);
         // tracked by class name, so that the optional EventAdmin package is touched only when a service exists
         this.eventAdmins = new ServiceTracker<>(context, EpEventPublisher.EVENT_ADMIN, null);
         eventAdmins.open();
         environment.addEpDeviceListener(new EpEventPublisher(eventAdmins::getService));
-        this.tracker = new ServiceTracker<>(context, EpFactory.class, factories);
+        this.tracker = new ServiceTracker<>(context, EpFactory.class, new EpFactoryTracker(context, factories));
         tracker.open();
     }
 

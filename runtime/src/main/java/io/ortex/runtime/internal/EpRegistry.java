@@ -1,7 +1,6 @@
 package io.ortex.runtime.internal;
 
 import io.ortex.api.EpDevice;
-import io.ortex.api.EpLibraryInfo;
 import io.ortex.api.EpUnavailableException;
 import io.ortex.api.Environment;
 import io.ortex.api.HardwareDevice;
@@ -475,69 +474,17 @@ final class EpRegistry {
     }
 
     /**
-     * Takes a snapshot of the libraries, active and draining, with the ids of the sessions holding them and, for
-     * each EP that offers no device, why.
+     * Takes a snapshot of the libraries, active and draining, in registration order.
      *
-     * @return one entry per library, in registration order
+     * @return the libraries
      */
-    List<EpLibraryInfo> libraryInfos() {
-        List<EpLibrary> snapshot;
-        lock.lock();
-        try {
-            snapshot = List.copyOf(libraries);
-        } finally {
-            lock.unlock();
-        }
-        List<EpLibraryInfo> out = new ArrayList<>();
-        for (EpLibrary lib : snapshot) {
-            EpLibraryInfo.State state = switch (lib.state()) {
-                case ACTIVE -> EpLibraryInfo.State.ACTIVE;
-                case DRAINING -> EpLibraryInfo.State.DRAINING;
-                case RELEASED -> null;
-            };
-            if (state != null) {
-                out.add(new EpLibraryInfo(lib.name(), state, lib.devices(),
-                        leases.holders(lib).stream().map(SessionLease::sessionId).toList(), lib.withoutDevice()));
-            }
-        }
-        return out;
-    }
-
-    /**
-     * Describes the libraries for tests: name, state and holders.
-     *
-     * @return one line per library
-     */
-    List<String> describeLibraries() {
-        List<String> out = new ArrayList<>();
-        for (EpLibrary lib : snapshot()) {
-            out.add(lib.name() + " " + lib.state() + " " + leases.holders(lib));
-        }
-        return out;
-    }
-
-    private List<EpLibrary> snapshot() {
+    List<EpLibrary> snapshot() {
         lock.lock();
         try {
             return List.copyOf(libraries);
         } finally {
             lock.unlock();
         }
-    }
-
-    /**
-     * Gets the class loader of a registered library, for tests that check it can be collected once released.
-     *
-     * @param name the registration name
-     * @return the loader, or {@code null} for a built-in library or an unknown name
-     */
-    ClassLoader libraryClassLoader(String name) {
-        for (EpLibrary lib : snapshot()) {
-            if (lib.name().equals(name) && lib.classLoader() instanceof ClassLoader l) {
-                return l;
-            }
-        }
-        return null;
     }
 
     /** Releases every library, at environment close, after its sessions were closed. */

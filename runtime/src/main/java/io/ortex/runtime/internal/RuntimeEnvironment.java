@@ -22,10 +22,6 @@ import io.ortex.runtime.internal.cache.CompileCache;
 import io.ortex.runtime.internal.epcontext.CompatibilityCheck;
 import io.ortex.runtime.internal.epcontext.EpContextGeneration;
 import io.ortex.runtime.internal.epcontext.SharedContextStore;
-import java.io.IOException;
-import java.net.MalformedURLException;
-import java.net.URL;
-import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -34,8 +30,6 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.ServiceConfigurationError;
-import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -254,41 +248,12 @@ public final class RuntimeEnvironment implements Environment {
             throw new InvalidArgumentException(ErrorCode.NO_SUCH_FILE, "EP library '" + name + "': " + jar
                     + " is not a jar file", null);
         }
-        URLClassLoader loader;
+        LibraryJar.Loaded loaded = LibraryJar.load(name, jar);
         try {
-            loader = new URLClassLoader("ortex-ep-" + name, new URL[] {jar.toUri().toURL()},
-                    EpFactory.class.getClassLoader());
-        } catch (MalformedURLException e) {
-            throw new InvalidArgumentException(ErrorCode.INVALID_ARGUMENT, "EP library '" + name + "': bad path "
-                    + jar, e);
-        }
-        try {
-            List<EpFactory> factories = new ArrayList<>();
-            for (ServiceLoader.Provider<EpFactory> p : ServiceLoader.load(EpFactory.class, loader).stream().toList()) {
-                if (p.type().getClassLoader() == loader) {
-                    factories.add(p.get());
-                }
-            }
-            if (factories.isEmpty()) {
-                throw new InvalidArgumentException("EP library '" + name + "': " + jar + " declares no "
-                        + EpFactory.class.getName() + " provider in META-INF/services");
-            }
-            registry.register(name, factories, loader, true);
-        } catch (ServiceConfigurationError e) {
-            closeQuietly(loader);
-            throw new InvalidArgumentException(ErrorCode.INVALID_ARGUMENT, "EP library '" + name + "': "
-                    + e.getMessage(), e);
+            registry.register(name, loaded.factories(), loaded.loader(), true);
         } catch (RuntimeException | Error e) {
-            closeQuietly(loader);
+            LibraryJar.closeQuietly(loaded.loader());
             throw e;
-        }
-    }
-
-    private static void closeQuietly(URLClassLoader loader) {
-        try {
-            loader.close();
-        } catch (IOException ignored) {
-            // nothing was loaded from it that needs closing
         }
     }
 
@@ -497,12 +462,12 @@ public final class RuntimeEnvironment implements Environment {
     /** {@inheritDoc} */
     @Override
     public List<EpLibraryInfo> epLibraries() {
-        return registry.libraryInfos();
+        return LibraryInfos.of(registry.snapshot(), leases);
     }
 
     /** Describes the libraries, their states and holders; for tools and tests. */
     List<String> libraries() {
-        return registry.describeLibraries();
+        return LibraryInfos.describe(registry.snapshot(), leases);
     }
 
     /**
@@ -512,7 +477,7 @@ public final class RuntimeEnvironment implements Environment {
      * @return the loader, or {@code null} for a built-in library or an unknown name
      */
     ClassLoader libraryClassLoader(String name) {
-        return registry.libraryClassLoader(name);
+        return LibraryInfos.classLoader(registry.snapshot(), name);
     }
 
     private void checkOpen() {

@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,18 +39,29 @@ class DistributionIT {
     }
 
     static Result ortex(boolean modulePath, String... args) throws IOException, InterruptedException {
-        return ortex(DIST, modulePath, args);
+        return ortex(DIST, Map.of(), modulePath, args);
+    }
+
+    static Result ortex(Map<String, String> env, boolean modulePath, String... args)
+            throws IOException, InterruptedException {
+        return ortex(DIST, env, modulePath, args);
+    }
+
+    static Result ortex(Path home, boolean modulePath, String... args) throws IOException, InterruptedException {
+        return ortex(home, Map.of(), modulePath, args);
     }
 
     /**
      * Runs {@code bin/ortex} of a distribution folder.
      *
      * @param home the distribution folder
+     * @param env environment variables added to the process's
      * @param modulePath whether to run on the JPMS module path instead of the framework
      * @param args the verb and its arguments
      * @return the exit status and output
      */
-    static Result ortex(Path home, boolean modulePath, String... args) throws IOException, InterruptedException {
+    static Result ortex(Path home, Map<String, String> env, boolean modulePath, String... args)
+            throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>();
         cmd.add(home.resolve("bin/ortex").toString());
         cmd.addAll(List.of(args));
@@ -60,6 +72,7 @@ class DistributionIT {
         } else {
             pb.environment().remove("ORTEX_MODULE_PATH");
         }
+        pb.environment().putAll(env);
         Process p = pb.start();
         p.getOutputStream().close();
         byte[] out = p.getInputStream().readAllBytes();
@@ -82,13 +95,26 @@ class DistributionIT {
     private static void listsTheCpuAndTheCpuEp(boolean modulePath) throws Exception {
         Result devices = ortex(modulePath, "devices");
         assertEquals(0, devices.exit(), devices.err());
+        assertEquals("", devices.err(), "the JVM's incubator notice is filtered from a piped stderr");
         assertTrue(devices.out().contains("CPU"), devices.out());
+        assertTrue(devices.out().contains("JVM      ") && devices.out().contains(System.getProperty("java.home")),
+                devices.out());
+        assertTrue(devices.out().contains("CPU EP   Vector API, "), "the launcher adds jdk.incubator.vector, "
+                + "and the CPU EP uses it: " + devices.out());
         Result eps = ortex(modulePath, "eps", "--json");
         assertEquals(0, eps.exit(), eps.err());
         assertTrue(eps.out().contains("\"ep\" : \"CPUExecutionProvider\""), eps.out());
         assertTrue(eps.out().contains("\"version\" : \"0.1.0\""), eps.out());
         assertTrue(eps.out().contains("\"state\" : \"ACTIVE\""), eps.out());
         assertTrue(!eps.out().contains("ExampleExecutionProvider"), "the example EP is not installed by default");
+    }
+
+    @Test
+    void ortexVectorZeroRunsThePlainJavaKernels() throws Exception {
+        Result devices = ortex(Map.of("ORTEX_VECTOR", "0"), false, "devices");
+        assertEquals(0, devices.exit(), devices.err());
+        assertTrue(devices.out().contains("CPU EP   plain Java: module jdk.incubator.vector not present"),
+                devices.out());
     }
 
     @Test

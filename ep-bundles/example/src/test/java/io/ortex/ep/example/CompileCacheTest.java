@@ -9,10 +9,11 @@ import io.ortex.api.Environment;
 import io.ortex.api.Session;
 import io.ortex.api.SessionOptions;
 import io.ortex.api.Tensor;
-import io.ortex.onnx.proto.Onnx;
 import io.ortex.ep.cpu.CpuEpFactory;
+import io.ortex.onnx.proto.Onnx;
 import io.ortex.runtime.internal.RuntimeEnvironment;
 import io.ortex.runtime.internal.discovery.HardwareDiscovery;
+import io.ortex.testing.ModelBuilder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -183,9 +184,9 @@ class CompileCacheTest {
                 .initializer("w1", Tensors.random(random, 8, 4096))
                 .initializer("b1", Tensors.random(random, 4096))
                 .initializer("table", Tensor.ofFloats(table, 4096))
-                .node("mm1", "MatMul", List.of("x", "w1"), "h1")
-                .node("add1", "Add", List.of("h1", "b1"), "h2")
-                .node("scale", "Div", List.of("h2", "table"), "y")
+                .node("MatMul", "mm1", List.of("x", "w1"), List.of("h1"))
+                .node("Add", "add1", List.of("h1", "b1"), List.of("h2"))
+                .node("Div", "scale", List.of("h2", "table"), List.of("y"))
                 .output("y").proto().toByteArray();
     }
 

@@ -313,6 +313,18 @@ public final class ModelBuilder {
     }
 
     /**
+     * Writes the model into a folder.
+     *
+     * @param dir the folder
+     * @param file the file name
+     * @return the file
+     * @throws IOException when it cannot be written
+     */
+    public Path write(Path dir, String file) throws IOException {
+        return write(dir.resolve(file));
+    }
+
+    /**
      * Makes the declaration of a value.
      *
      * @param name the name

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ortex.api.ElementType;
 import io.ortex.api.Tensor;
 import io.ortex.shell.internal.TensorFiles;
 import java.io.IOException;
@@ -115,7 +116,7 @@ class MainBadInputTest {
     void initializerOneByteShort() throws IOException {
         Path p = Models.builder()
                 .input("x", 3)
-                .rawInitializer("short_init", new long[] {3}, new byte[11])
+                .rawInitializer("short_init", ElementType.FLOAT, new long[] {3}, new byte[11])
                 .node("Add", "add", List.of("x", "short_init"), List.of("out"))
                 .output("out", 3)
                 .write(dir.resolve("short.onnx"));
@@ -126,7 +127,7 @@ class MainBadInputTest {
     void initializerDimsTooLargeToAllocate() throws IOException {
         Path p = Models.builder()
                 .input("x", 3)
-                .rawInitializer("huge_init", new long[] {1 << 20, 1 << 20, 1 << 20}, new byte[0])
+                .rawInitializer("huge_init", ElementType.FLOAT, new long[] {1 << 20, 1 << 20, 1 << 20}, new byte[0])
                 .node("Add", "add", List.of("x", "huge_init"), List.of("out"))
                 .output("out", 3)
                 .write(dir.resolve("huge.onnx"));

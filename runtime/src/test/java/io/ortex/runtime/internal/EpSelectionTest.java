@@ -150,7 +150,7 @@ class EpSelectionTest {
 
     @Test
     void aDelegateSeesTheModelMetadataAndItsChoiceRuns() {
-        byte[] model = TestModels.addMulRelu().model().toBuilder().setProducerVersion("9.8")
+        byte[] model = TestModels.addMulRelu().proto().toBuilder().setProducerVersion("9.8")
                 .setDomain("ai.tests").setModelVersion(7).setDocString("a doc")
                 .addMetadataProps(StringStringEntryProto.newBuilder().setKey("author").setValue("me"))
                 .build().toByteArray();

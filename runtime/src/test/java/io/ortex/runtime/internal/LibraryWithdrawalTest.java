@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ortex.api.Environment;
 import io.ortex.api.EpDevice;
 import io.ortex.api.EpLibraryInfo;
 import io.ortex.api.EpUnavailableException;
-import io.ortex.api.Environment;
 import io.ortex.api.HardwareDevice;
 import io.ortex.api.HardwareDeviceType;
 import io.ortex.api.Session;

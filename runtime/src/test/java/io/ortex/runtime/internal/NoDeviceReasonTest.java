@@ -3,8 +3,8 @@ package io.ortex.runtime.internal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ortex.api.EpLibraryInfo;
 import io.ortex.api.Environment;
+import io.ortex.api.EpLibraryInfo;
 import io.ortex.api.HardwareDevice;
 import io.ortex.api.HardwareDeviceType;
 import io.ortex.api.spi.SupportedDevice;

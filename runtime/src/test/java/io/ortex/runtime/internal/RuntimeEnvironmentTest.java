@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ortex.api.EpDevice;
 import io.ortex.api.Environment;
+import io.ortex.api.EpDevice;
 import io.ortex.api.HardwareDevice;
 import io.ortex.api.HardwareDeviceType;
 import io.ortex.api.OrtexException;

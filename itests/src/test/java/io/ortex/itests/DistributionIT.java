@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ortex.api.Tensor;
 import io.ortex.onnx.proto.Onnx;
 import io.ortex.testing.BackendTestCase;
+import io.ortex.testing.ModelBuilder;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -199,17 +200,8 @@ class DistributionIT {
      * @return the folder
      */
     static Path reluCase(Path folder) throws IOException {
-        Onnx.TypeProto type = Onnx.TypeProto.newBuilder().setTensorType(Onnx.TypeProto.Tensor.newBuilder()
-                .setElemType(1).setShape(Onnx.TensorShapeProto.newBuilder()
-                        .addDim(Onnx.TensorShapeProto.Dimension.newBuilder().setDimValue(3))
-                        .addDim(Onnx.TensorShapeProto.Dimension.newBuilder().setDimValue(4)))).build();
-        Onnx.GraphProto graph = Onnx.GraphProto.newBuilder().setName("relu")
-                .addInput(Onnx.ValueInfoProto.newBuilder().setName("x").setType(type))
-                .addOutput(Onnx.ValueInfoProto.newBuilder().setName("y").setType(type))
-                .addNode(Onnx.NodeProto.newBuilder().setOpType("Relu").addInput("x").addOutput("y"))
-                .build();
-        Onnx.ModelProto model = Onnx.ModelProto.newBuilder().setIrVersion(8).setGraph(graph)
-                .addOpsetImport(Onnx.OperatorSetIdProto.newBuilder().setVersion(17)).build();
+        Onnx.ModelProto model = new ModelBuilder().input("x", 3, 4)
+                .node("Relu", "relu", List.of("x"), List.of("y")).output("y", 3, 4).proto();
         float[] x = new float[12];
         float[] y = new float[12];
         for (int i = 0; i < x.length; i++) {
@@ -220,16 +212,7 @@ class DistributionIT {
     }
 
     static Onnx.ModelProto addModel() {
-        Onnx.TypeProto type = Onnx.TypeProto.newBuilder().setTensorType(Onnx.TypeProto.Tensor.newBuilder()
-                .setElemType(1).setShape(Onnx.TensorShapeProto.newBuilder()
-                        .addDim(Onnx.TensorShapeProto.Dimension.newBuilder().setDimValue(4)))).build();
-        Onnx.GraphProto graph = Onnx.GraphProto.newBuilder().setName("add")
-                .addInput(Onnx.ValueInfoProto.newBuilder().setName("a").setType(type))
-                .addInput(Onnx.ValueInfoProto.newBuilder().setName("b").setType(type))
-                .addOutput(Onnx.ValueInfoProto.newBuilder().setName("c").setType(type))
-                .addNode(Onnx.NodeProto.newBuilder().setOpType("Add").addInput("a").addInput("b").addOutput("c"))
-                .build();
-        return Onnx.ModelProto.newBuilder().setIrVersion(8).setGraph(graph)
-                .addOpsetImport(Onnx.OperatorSetIdProto.newBuilder().setVersion(17)).build();
+        return new ModelBuilder().input("a", 4).input("b", 4)
+                .node("Add", "add", List.of("a", "b"), List.of("c")).output("c", 4).proto();
     }
 }

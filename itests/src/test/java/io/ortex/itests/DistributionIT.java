@@ -208,7 +208,8 @@ class DistributionIT {
             x[i] = i - 5.5f;
             y[i] = Math.max(0, x[i]);
         }
-        return BackendTestCase.write(folder, model, List.of(Tensor.ofFloats(x, 3, 4)), List.of(Tensor.ofFloats(y, 3, 4)));
+        return BackendTestCase.write(folder, model, List.of(Tensor.ofFloats(x, 3, 4)),
+                List.of(Tensor.ofFloats(y, 3, 4)));
     }
 
     static Onnx.ModelProto addModel() {

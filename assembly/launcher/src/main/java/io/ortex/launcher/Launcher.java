@@ -164,7 +164,8 @@ public final class Launcher {
         ClassLoader jline = null;
         for (Bundle candidate : context.getBundles()) {
             if ("org.jline".equals(candidate.getSymbolicName())) {
-                org.osgi.framework.wiring.BundleWiring w = candidate.adapt(org.osgi.framework.wiring.BundleWiring.class);
+                org.osgi.framework.wiring.BundleWiring w =
+                        candidate.adapt(org.osgi.framework.wiring.BundleWiring.class);
                 jline = w == null ? null : w.getClassLoader();
             }
         }

@@ -26,7 +26,6 @@ import io.ortex.onnx.proto.Onnx.TensorProto;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Map;

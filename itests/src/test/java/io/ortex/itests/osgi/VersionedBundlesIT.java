@@ -1,10 +1,9 @@
 package io.ortex.itests.osgi;
 
 import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertTrue;
 
-import io.ortex.api.EpLibraryInfo;
 import io.ortex.api.Environment;
+import io.ortex.api.EpLibraryInfo;
 import io.ortex.api.ExecutionProviderDevicePolicy;
 import io.ortex.api.Session;
 import io.ortex.api.SessionOptions;

@@ -17,7 +17,8 @@
  *       {@link io.ortex.runtime.internal.EpBinding}s.</li>
  *   <li>Sessions: {@link io.ortex.runtime.internal.InferenceSession} ({@code Session}); {@link
  *       io.ortex.runtime.internal.SessionOptimization} runs the graph optimizer ({@code optimizer});
- *       {@link io.ortex.runtime.internal.SessionCompiler} creates the EPs ({@link io.ortex.runtime.internal.EpInstance}),
+ *       {@link io.ortex.runtime.internal.SessionCompiler} creates the EPs ({@link
+ * io.ortex.runtime.internal.EpInstance}),
  *       partitions the graph ({@link io.ortex.runtime.internal.Partitioner}), compiles each group through its view
  *       ({@link io.ortex.runtime.internal.GroupGraphView}, {@link io.ortex.runtime.internal.FusedNodeImpl}) and plans
  *       it ({@link io.ortex.runtime.internal.SessionPlan}, {@link io.ortex.runtime.internal.GraphPlan},

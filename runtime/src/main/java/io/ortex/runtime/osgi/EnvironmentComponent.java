@@ -34,7 +34,8 @@ import org.osgi.util.tracker.ServiceTracker;
  * services, {@link BundleLibraries} decides which bundle's library serves). It is
  * configured through ConfigAdmin, PID {@value RuntimeSettings#PID} ({@link RuntimeSettings}); the configuration is
  * optional. In a framework started for one command-line verb, that verb's {@code --env} entries (the framework
- * property {@value RuntimeSettings#COMMAND_ENVIRONMENT}) are added to the environment configuration. A change applies at once, the virtual-device grants included (the affected libraries list their devices
+ * property {@value RuntimeSettings#COMMAND_ENVIRONMENT}) are added to the environment configuration. A change applies
+ * at once, the virtual-device grants included (the affected libraries list their devices
  * again), except the discovery entries, which are read when the component activates (restart the runtime bundle).
  * Thread safe.
  *

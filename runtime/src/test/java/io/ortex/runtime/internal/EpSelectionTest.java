@@ -180,7 +180,8 @@ class EpSelectionTest {
                     })));
             assertEquals("EP selection delegate failed: boom", e.getMessage());
             OrtexException none = assertThrows(OrtexException.class, () -> env.createSession(
-                    TestModels.addMulRelu().bytes(), new SessionOptions().selectionDelegate((d, m, r, max) -> List.of())));
+                    TestModels.addMulRelu().bytes(), new SessionOptions().selectionDelegate((d, m, r,
+                            max) -> List.of())));
             assertTrue(none.getMessage().contains("did not select anything"), none.getMessage());
             assertEquals(0, npu.created.get() + gpu.created.get());
             assertEquals(List.of(), env.libraries().stream().filter(l -> !l.endsWith("[]")).toList(),

@@ -132,7 +132,8 @@ class InferenceSessionTest {
             Map<String, Tensor> unknown = new HashMap<>(Map.of("x", good, "y", good));
             unknown.put("z", good);
             assertRefused(s, unknown, "'z'");
-            assertRefused(s, Map.of("x", good, "y", Tensor.ofDoubles(new double[6], 2, 3)), "'y'", "float32", "float64");
+            assertRefused(s, Map.of("x", good, "y", Tensor.ofDoubles(new double[6], 2, 3)), "'y'", "float32",
+                    "float64");
             assertRefused(s, Map.of("x", Tensor.ofFloats(new float[6], 6), "y", good), "'x'", "rank 2");
             assertRefused(s, Map.of("x", good, "y", Tensor.ofFloats(new float[6], 3, 2)), "'y'", "dimension 0");
             Map<String, Tensor> nullValue = new HashMap<>(Map.of("x", good));

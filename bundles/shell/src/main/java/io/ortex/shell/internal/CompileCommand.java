@@ -73,7 +73,8 @@ public final class CompileCommand {
                 out.println("  no EP compiled a node: the model was written with its nodes as they were");
             }
             for (Map.Entry<String, Integer> e : r.epContextNodes().entrySet()) {
-                out.println("  " + e.getKey() + ": " + e.getValue() + " EPContext node" + (e.getValue() == 1 ? "" : "s"));
+                out.println("  " + e.getKey() + ": " + e.getValue() + " EPContext node"
+                        + (e.getValue() == 1 ? "" : "s"));
             }
             r.files().forEach(f -> out.println("  wrote " + f));
         }

@@ -152,9 +152,10 @@ class CapabilityTest {
                 .node("Gemm", "transTwo", List.of("a", "b"), List.of("g1"), attr("transA", 2L))
                 .node("Gemm", "unknownAttr", List.of("a", "b"), List.of("g2"), attr("broadcast", 1L))
                 .node("Gemm", "okGemm", List.of("a", "b"), List.of("g3"), attr("transA", 1L), attr("alpha", 0.5f))
-                .node("Conv", "okConv", List.of("x", "w"), List.of("c5"), ints("strides", 2, 2), ints("pads", 1, 1, 1, 1),
-                        ints("dilations", 1, 1), attr("group", 1L), ints("kernel_shape", 3, 3))
-                .node( "com.example", "Relu","otherDomain", List.of("a"), List.of("r"))
+                .node("Conv", "okConv", List.of("x", "w"), List.of("c5"), ints("strides", 2, 2),
+                        ints("pads", 1, 1, 1, 1), ints("dilations", 1, 1), attr("group", 1L),
+                        ints("kernel_shape", 3, 3))
+                .node("com.example", "Relu", "otherDomain", List.of("a"), List.of("r"))
                 .output("c1").output("c2").output("c3").output("c4").output("g1").output("g2").output("g3")
                 .output("c5").output("c6").output("r").build();
         assertEquals(List.of(List.of("okGemm"), List.of("okConv")), claim(model).groupNames());

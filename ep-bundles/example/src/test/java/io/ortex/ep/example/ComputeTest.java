@@ -176,7 +176,8 @@ class ComputeTest {
                 .output("y").build();
         check(asymmetric, feeds("x", x));
         OnnxModel valid = new ModelBuilder().input("x", 1, 2, 6, 7).initializer("w", weight)
-                .node("Conv", "conv", List.of("x", "w"), List.of("y"), attr("auto_pad", "VALID"), ints("kernel_shape", 2, 3))
+                .node("Conv", "conv", List.of("x", "w"), List.of("y"), attr("auto_pad", "VALID"), ints("kernel_shape",
+                        2, 3))
                 .output("y").build();
         check(valid, feeds("x", x));
         Tensor x1 = Tensors.random(random, 2, 4, 15);

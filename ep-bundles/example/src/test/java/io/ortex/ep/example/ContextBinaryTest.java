@@ -60,7 +60,8 @@ class ContextBinaryTest {
             b.initializer(w, Tensors.random(random, 6, 6)).initializer(bias, Tensors.random(random, 6))
                     .node("MatMul", "mm" + i + suffix, List.of(in, w), List.of("m" + i + suffix))
                     .node("Add", "add" + i + suffix, List.of("m" + i + suffix, bias), List.of("a" + i + suffix))
-                    .node("Softmax", "sm" + i + suffix, List.of("a" + i + suffix), List.of((i == 3 ? "y" : "s" + i) + suffix));
+                    .node("Softmax", "sm" + i + suffix, List.of("a" + i + suffix), List.of((i == 3 ? "y" : "s" + i)
+                            + suffix));
             in = "s" + i + suffix;
         }
         return b.output("y" + suffix).proto().toByteArray();

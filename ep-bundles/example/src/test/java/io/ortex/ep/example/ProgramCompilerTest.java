@@ -101,7 +101,8 @@ class ProgramCompilerTest {
     @Test
     void gemmWeightIsPackedAndTransBSet() {
         OnnxModel model = new ModelBuilder().input("a", 3, 4).initializer("b", Tensors.random(random, 4, 5))
-                .node("Gemm", "gemm", List.of("a", "b"), List.of("y"), Attributes.attr("alpha", 2f)).output("y").build();
+                .node("Gemm", "gemm", List.of("a", "b"), List.of("y"), Attributes.attr("alpha", 2f)).output("y")
+                        .build();
         Program program = compileWhole(model, true);
         assertEquals(new GemmAttributes(false, true, 2f, 1f), program.instructions().get(0).attributes());
         assertArrayEquals(new long[] {5, 4}, program.weights().get(0).value().shape());

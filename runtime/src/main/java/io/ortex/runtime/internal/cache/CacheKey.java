@@ -21,7 +21,8 @@ import java.util.TreeSet;
 /**
  * Computes compile cache keys: a SHA-256 over a versioned, length-prefixed description of everything that decides
  * what a compilation produces. The model's content (its file's SHA-256, memoized by {@link FileHashes}, or its
- * serialized message when it came from bytes, then each external data file it uses, by name and SHA-256); for each EP in priority order its name, vendor
+ * serialized message when it came from bytes, then each external data file it uses, by name and SHA-256); for each EP
+ * in priority order its name, vendor
  * and version (so a new EP version is a new key), its devices (type, vendor, ids, metadata) and its EP options; and
  * the session configuration entries under {@code ep.}, except those the cache sets itself ({@code ep.context_*}).
  * Not thread safe: one builder per key.

@@ -177,7 +177,8 @@ public final class EpContextOutput {
                 written.add(file);
             } else if (externalInitializersFile != null) {
                 throw new InvalidArgumentException(io.ortex.api.SessionOptions
-                        .EP_CONTEXT_MODEL_EXTERNAL_INITIALIZERS_FILE_NAME + " needs the compiled model to go to a file");
+                        .EP_CONTEXT_MODEL_EXTERNAL_INITIALIZERS_FILE_NAME
+                                + " needs the compiled model to go to a file");
             } else if (chunks != null) {
                 stream(model);
             } else {

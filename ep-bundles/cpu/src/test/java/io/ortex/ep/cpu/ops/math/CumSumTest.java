@@ -19,7 +19,8 @@ class CumSumTest {
 
     @Test
     void cumSumExclusiveAndReversed() {
-        Tensor c = new OneNodeModel("CumSum", 14).attr("exclusive", 1L).attr("reverse", 1L).in("x", floats(s(3), 1, 2, 3))
+        Tensor c = new OneNodeModel("CumSum", 14).attr("exclusive", 1L).attr("reverse", 1L)
+                .in("x", floats(s(3), 1, 2, 3))
                 .in("a", Tensor.ofInts(new int[] {0})).run1();
         assertArrayEquals(new float[] {5, 3, 0}, c.floats());
     }

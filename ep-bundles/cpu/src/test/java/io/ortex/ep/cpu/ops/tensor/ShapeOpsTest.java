@@ -110,7 +110,8 @@ class ShapeOpsTest {
         assertArrayEquals(s(1, 3), new OneNodeModel("Squeeze", 11).ints("axes", -1).in("x", x).run1().shape());
         assertArrayEquals(s(3, 1), new OneNodeModel("Squeeze", 13).in("x", x).in("a", longs(0)).run1().shape());
         assertArrayEquals(s(1, 1, 3, 1), new OneNodeModel("Unsqueeze", 11).ints("axes", 0).in("x", x).run1().shape());
-        assertArrayEquals(s(1, 3, 1, 1), new OneNodeModel("Unsqueeze", 13).in("x", x).in("a", longs(-1)).run1().shape());
+        assertArrayEquals(s(1, 3, 1, 1), new OneNodeModel("Unsqueeze", 13).in("x", x).in("a", longs(-1)).run1()
+                .shape());
         assertThrows(InvalidArgumentException.class,
                 () -> new OneNodeModel("Squeeze", 13).in("x", x).in("a", longs(1)).run1());
     }
@@ -119,7 +120,8 @@ class ShapeOpsTest {
     void shapeRangeAndSize() {
         Tensor x = iota(2, 3, 4);
         assertArrayEquals(new long[] {2, 3, 4}, new OneNodeModel("Shape", 13).in("x", x).run1().longs());
-        assertArrayEquals(new long[] {3}, new OneNodeModel("Shape", 15).attr("start", 1L).attr("end", -1L).in("x", x).run1()
+        assertArrayEquals(new long[] {3}, new OneNodeModel("Shape", 15).attr("start", 1L).attr("end", -1L).in("x", x)
+                .run1()
                 .longs());
         assertArrayEquals(new long[] {24}, new OneNodeModel("Size", 13).in("x", x).run1().longs());
     }
@@ -127,7 +129,8 @@ class ShapeOpsTest {
     @Test
     void sliceAttributesInputsClampingAndNegativeSteps() {
         Tensor x = iota(3, 4);
-        Tensor old = new OneNodeModel("Slice", 1).ints("starts", 1).ints("ends", 1000).ints("axes", 1).in("x", x).run1();
+        Tensor old = new OneNodeModel("Slice", 1).ints("starts", 1).ints("ends", 1000).ints("axes", 1).in("x", x)
+                .run1();
         assertArrayEquals(s(3, 3), old.shape());
         Tensor y = new OneNodeModel("Slice", 13).in("x", x).in("b", longs(-1, 100)).in("e", longs(-1000, -1000))
                 .in("a", longs(0, 1)).in("st", longs(-2, -1)).run1();
@@ -157,8 +160,10 @@ class ShapeOpsTest {
 
     @Test
     void flattenExpandConstantOfShape() {
-        assertArrayEquals(s(6, 4), new OneNodeModel("Flatten", 13).attr("axis", -1L).in("x", iota(2, 3, 4)).run1().shape());
-        assertArrayEquals(s(1, 24), new OneNodeModel("Flatten", 13).attr("axis", 0L).in("x", iota(2, 3, 4)).run1().shape());
+        assertArrayEquals(s(6, 4), new OneNodeModel("Flatten", 13).attr("axis", -1L).in("x", iota(2, 3, 4)).run1()
+                .shape());
+        assertArrayEquals(s(1, 24), new OneNodeModel("Flatten", 13).attr("axis", 0L).in("x", iota(2, 3, 4)).run1()
+                .shape());
         Tensor e = new OneNodeModel("Expand", 13).in("x", floats(s(3, 1), 1, 2, 3)).in("s", longs(2, 1, 2)).run1();
         assertArrayEquals(s(2, 3, 2), e.shape());
         assertArrayEquals(new float[] {1, 1, 2, 2, 3, 3, 1, 1, 2, 2, 3, 3}, e.floats());
@@ -174,7 +179,8 @@ class ShapeOpsTest {
     @Test
     void padModesAndNegativePads() {
         Tensor x = iota(2, 3);
-        Tensor c = new OneNodeModel("Pad", 13).in("x", x).in("p", longs(0, 1, 0, 2)).in("v", Tensor.ofFloats(new float[] {9}))
+        Tensor c = new OneNodeModel("Pad", 13).in("x", x).in("p", longs(0, 1, 0, 2)).in("v",
+                Tensor.ofFloats(new float[] {9}))
                 .run1();
         assertArrayEquals(new float[] {9, 0, 1, 2, 9, 9, 9, 3, 4, 5, 9, 9}, c.floats());
         Tensor r = new OneNodeModel("Pad", 13).attr("mode", "reflect").in("x", x).in("p", longs(0, 2, 0, 2)).run1();
@@ -194,10 +200,12 @@ class ShapeOpsTest {
         Tensor t = new OneNodeModel("Tile", 13).in("x", floats(s(1, 2), 1, 2)).in("r", longs(2, 2)).run1();
         assertArrayEquals(s(2, 4), t.shape());
         assertArrayEquals(new float[] {1, 2, 1, 2, 1, 2, 1, 2}, t.floats());
-        Tensor r = new OneNodeModel("Range", 11).in("a", Tensor.ofInts(new int[] {10})).in("b", Tensor.ofInts(new int[] {4}))
+        Tensor r = new OneNodeModel("Range", 11).in("a", Tensor.ofInts(new int[] {10})).in("b",
+                Tensor.ofInts(new int[] {4}))
                 .in("c", Tensor.ofInts(new int[] {-3})).run1();
         assertArrayEquals(new int[] {10, 7}, r.ints());
-        Tensor nz = new OneNodeModel("NonZero", 13).in("x", Tensor.ofBooleans(new boolean[] {true, false, false, true}, 2, 2))
+        Tensor nz = new OneNodeModel("NonZero", 13).in("x", Tensor.ofBooleans(new boolean[] {true, false, false, true},
+                2, 2))
                 .run1();
         assertArrayEquals(s(2, 2), nz.shape());
         assertArrayEquals(new long[] {0, 1, 0, 1}, nz.longs());
@@ -262,18 +270,21 @@ class ShapeOpsTest {
         assertArrayEquals(new long[] {0, 1, 3, 4}, u[1].longs());
         assertArrayEquals(new long[] {0, 1, 1, 2, 3, 2}, u[2].longs());
         assertArrayEquals(new long[] {1, 2, 2, 1}, u[3].longs());
-        Tensor[] sorted = new OneNodeModel("Unique", 11).in("x", Tensor.ofStrings(new String[] {"b", "a", "b"}, 3)).run(4);
+        Tensor[] sorted = new OneNodeModel("Unique", 11).in("x", Tensor.ofStrings(new String[] {"b", "a", "b"}, 3))
+                .run(4);
         assertArrayEquals(new String[] {"a", "b"}, sorted[0].strings());
         assertArrayEquals(new long[] {1, 0, 1}, sorted[2].longs());
     }
 
     @Test
     void oneHotTriluEyeLike() {
-        Tensor oh = new OneNodeModel("OneHot", 11).attr("axis", 0L).in("i", longs(1, -1)).in("d", Tensor.ofLongs(new long[] {3}))
+        Tensor oh = new OneNodeModel("OneHot", 11).attr("axis", 0L).in("i", longs(1, -1)).in("d",
+                Tensor.ofLongs(new long[] {3}))
                 .in("v", Tensor.ofLongs(new long[] {0, 7}, 2)).run1();
         assertArrayEquals(s(3, 2), oh.shape());
         assertArrayEquals(new long[] {0, 0, 7, 0, 0, 7}, oh.longs());
-        Tensor tl = new OneNodeModel("Trilu", 14).attr("upper", 0L).in("x", iota(2, 3)).in("k", Tensor.ofLongs(new long[] {1}))
+        Tensor tl = new OneNodeModel("Trilu", 14).attr("upper", 0L).in("x", iota(2, 3)).in("k",
+                Tensor.ofLongs(new long[] {1}))
                 .run1();
         assertArrayEquals(new float[] {0, 1, 0, 3, 4, 5}, tl.floats());
         Tensor eye = new OneNodeModel("EyeLike", 9).attr("k", -1L).attr("dtype", (long) ElementType.BOOL.code())

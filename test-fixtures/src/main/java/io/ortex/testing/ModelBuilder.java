@@ -228,6 +228,37 @@ public final class ModelBuilder {
     }
 
     /**
+     * Adds an int64 initializer stored in {@code int64_data}.
+     *
+     * @param name the name
+     * @param data its values
+     * @param dims its dimensions
+     * @return this builder
+     */
+    public ModelBuilder longs(String name, long[] data, long... dims) {
+        TensorProto.Builder t = TensorProto.newBuilder().setName(name).setDataType(ElementType.INT64.code());
+        for (long d : dims) {
+            t.addDims(d);
+        }
+        for (long v : data) {
+            t.addInt64Data(v);
+        }
+        graph.addInitializer(t);
+        return this;
+    }
+
+    /**
+     * Adds a node the caller built (with attributes of any kind, say).
+     *
+     * @param node the node
+     * @return this builder
+     */
+    public ModelBuilder node(NodeProto.Builder node) {
+        graph.addNode(node);
+        return this;
+    }
+
+    /**
      * Adds a node of the ONNX domain.
      *
      * @param op the operator

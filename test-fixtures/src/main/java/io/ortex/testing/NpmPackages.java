@@ -1,7 +1,6 @@
 package io.ortex.testing;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -70,7 +69,10 @@ final class NpmPackages {
         String client = System.getProperty(CLIENT_PROPERTY, windows ? "npm.cmd" : "npm");
         List<String> command = List.of(client, "pack", spec, "--pack-destination",
                 work.toString(), "--ignore-scripts");
-        ProcessBuilder pb = new ProcessBuilder(command).directory(work.toFile()).redirectErrorStream(true);
+        // the output goes to a file, so that a client that hangs cannot block this thread past the timeout
+        Path log = work.resolve(".npm-pack.log");
+        ProcessBuilder pb = new ProcessBuilder(command).directory(work.toFile()).redirectErrorStream(true)
+                .redirectOutput(log.toFile()).redirectInput(ProcessBuilder.Redirect.from(nullDevice()));
         pb.environment().put("npm_config_update_notifier", "false");
         pb.environment().put("npm_config_fund", "false");
         pb.environment().put("npm_config_audit", "false");
@@ -80,11 +82,6 @@ final class NpmPackages {
         } catch (IOException e) {
             throw new IllegalStateException("the npm client is needed to fetch " + spec + " from the npm registry, "
                     + "and it could not be started (" + e.getMessage() + "); install Node.js with npm", e);
-        }
-        p.getOutputStream().close();
-        byte[] output;
-        try (InputStream in = p.getInputStream()) {
-            output = in.readAllBytes();
         }
         try {
             if (!p.waitFor(RealModels.NPM_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
@@ -98,11 +95,16 @@ final class NpmPackages {
             throw new IllegalStateException("interrupted while running " + String.join(" ", command), e);
         }
         if (p.exitValue() != 0) {
-            String text = new String(output, StandardCharsets.UTF_8).strip();
+            String text = new String(Files.readAllBytes(log), StandardCharsets.UTF_8).strip();
             List<String> lines = text.lines().toList();
             throw new IllegalStateException(String.join(" ", command) + " failed with exit status " + p.exitValue()
                     + ": " + String.join(" | ", lines.subList(Math.max(0, lines.size() - 5), lines.size())));
         }
+    }
+
+    private static java.io.File nullDevice() {
+        boolean windows = System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("windows");
+        return new java.io.File(windows ? "NUL" : "/dev/null");
     }
 
     private static void deleteTree(Path root) throws IOException {

@@ -92,7 +92,7 @@ final class LibraryRemoval {
             throw new EpInUseException(name, describe(held), false);
         }
         if (!registry.hide(lib)) {
-            leases.reopen(lib);
+            // another removal of it began meanwhile and owns it now
             throw new OrtexException(ErrorCode.FAIL, "EP library '" + name + "' is already being removed");
         }
         drain(lib, held, wait ? timeout : Duration.ZERO, AtLimit.RESTORE);

@@ -368,23 +368,32 @@ final class EpRegistry {
     }
 
     /**
-     * Hides an active library's devices from selection, as its removal begins; the listeners are told.
+     * Begins removing an active library, in one step as selection sees it: the library takes no new lease and its
+     * devices are hidden; then the listeners are told. A session that resolved the library before takes no lease on
+     * it and selects again.
      *
      * @param lib the library
-     * @return false when it was not active
+     * @param onlyIfFree whether to begin only when no session holds it
+     * @return the sessions holding it (when {@code onlyIfFree} and not empty, nothing was changed); {@code null} when
+     *         it was not active
      */
-    boolean hide(EpLibrary lib) {
+    List<SessionLease> beginRemoval(EpLibrary lib, boolean onlyIfFree) {
+        List<SessionLease> held;
         lock.lock();
         try {
             if (lib.state() != EpLibrary.State.ACTIVE) {
-                return false;
+                return null;
+            }
+            held = leases.close(lib, onlyIfFree);
+            if (onlyIfFree && !held.isEmpty()) {
+                return held;
             }
             hideLocked(lib);
         } finally {
             lock.unlock();
         }
         listeners.removed(lib.name(), lib.devices());
-        return true;
+        return held;
     }
 
     private void hideLocked(EpLibrary lib) {

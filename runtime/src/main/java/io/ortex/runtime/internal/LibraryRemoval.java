@@ -87,13 +87,13 @@ final class LibraryRemoval {
             throw new InvalidArgumentException("no EP library is registered under the name '" + name + "'");
         }
         boolean wait = timeout != null && !timeout.isZero() && !timeout.isNegative();
-        List<SessionLease> held = leases.close(lib, !wait);
-        if (!wait && !held.isEmpty()) {
-            throw new EpInUseException(name, describe(held), false);
-        }
-        if (!registry.hide(lib)) {
+        List<SessionLease> held = registry.beginRemoval(lib, !wait);
+        if (held == null) {
             // another removal of it began meanwhile and owns it now
             throw new OrtexException(ErrorCode.FAIL, "EP library '" + name + "' is already being removed");
+        }
+        if (!wait && !held.isEmpty()) {
+            throw new EpInUseException(name, describe(held), false);
         }
         drain(lib, held, wait ? timeout : Duration.ZERO, AtLimit.RESTORE);
     }
@@ -124,11 +124,7 @@ final class LibraryRemoval {
      * @return the sessions holding it, or {@code null} when it was not active
      */
     List<SessionLease> begin(EpLibrary lib) {
-        List<SessionLease> held = leases.close(lib, false);
-        if (!registry.hide(lib)) {
-            return null;
-        }
-        return held;
+        return registry.beginRemoval(lib, false);
     }
 
     /**

@@ -3,6 +3,8 @@ package io.ortex.runtime;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OrtEnvironment;
@@ -15,6 +17,8 @@ import io.ortex.api.Tensor;
 import io.ortex.onnx.TensorComparison;
 import io.ortex.testing.RealModels;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.FloatBuffer;
 import java.nio.LongBuffer;
 import java.nio.file.Files;
@@ -66,6 +70,44 @@ class RealModelsTest {
         inputs.put("attention_mask", Tensor.ofLongs(mask, shape));
         inputs.put("token_type_ids", Tensor.ofLongs(new long[128], shape));
         compare(model, inputs);
+    }
+
+    @Test
+    void anAllMiniLmRunAllocatesLessThanOneMegabyteOnTheHeap() throws Exception {
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        assumeTrue(mx instanceof com.sun.management.ThreadMXBean, "this JVM does not count allocated bytes per thread");
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) mx;
+        byte[] model = cached("all-minilm-l6-v2");
+        long[] ids = new long[128];
+        long[] mask = new long[128];
+        for (int i = 0; i < 128; i++) {
+            ids[i] = 1000 + i;
+            mask[i] = 1;
+        }
+        Map<String, Tensor> inputs = Map.of("input_ids", Tensor.ofLongs(ids, 1, 128),
+                "attention_mask", Tensor.ofLongs(mask, 1, 128),
+                "token_type_ids", Tensor.ofLongs(new long[128], 1, 128));
+        try (Session session = ortex.createSession(model, new SessionOptions().intraOpThreads(2))) {
+            for (int i = 0; i < 15; i++) {
+                session.run(inputs);
+            }
+            int runs = 10;
+            long before = allocated(threads);
+            for (int i = 0; i < runs; i++) {
+                session.run(inputs);
+            }
+            long perRun = (allocated(threads) - before) / runs;
+            assertTrue(perRun < 1 << 20, "a steady-state run allocated " + perRun + " bytes");
+        }
+    }
+
+    /** Bytes allocated so far by every live thread (the caller and the intra-op threads). */
+    private static long allocated(com.sun.management.ThreadMXBean mx) {
+        long sum = 0;
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            sum += Math.max(0, mx.getThreadAllocatedBytes(t.getId()));
+        }
+        return sum;
     }
 
     @Test
@@ -130,7 +172,7 @@ class RealModelsTest {
                     assertArrayEquals(firstCopy.get(e.getKey()), e.getValue().floats(),
                             "output " + e.getKey() + " of the first run changed during the second");
                     // equal up to rounding: the JIT may compile a reduction between the runs, changing its order
-                    assertNull(TensorComparison.difference(e.getValue(), again.get(e.getKey()), 1e-5, 1e-5),
+                    assertNull(TensorComparison.difference(e.getValue(), again.get(e.getKey()), RTOL, ATOL),
                             "output " + e.getKey() + " of the second run");
                 }
             }

@@ -8,6 +8,7 @@ module io.ortex.shell {
     requires com.google.protobuf;
     requires com.fasterxml.jackson.core;
     // the OSGi components (io.ortex.shell.osgi) are used only inside a framework
+    requires static osgi.core;
     requires static org.osgi.service.component.annotations;
     requires static org.osgi.service.cm;
     requires static org.apache.felix.gogo.runtime;

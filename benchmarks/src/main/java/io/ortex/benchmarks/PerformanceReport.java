@@ -80,7 +80,8 @@ public final class PerformanceReport {
             String model = r.getParams().getParam("model");
             return model;
         }, r -> 0);
-        collect("Transformer kernels (MiniLM sizes) and fixed costs", KernelBenchmark.class, Map.of(), TimeUnit.MICROSECONDS,
+        collect("Transformer kernels (MiniLM sizes) and fixed costs", KernelBenchmark.class, Map.of(),
+                TimeUnit.MICROSECONDS,
                 r -> r.getParams().getParam("kernel"), r -> 0);
         collect("Matrix product C = A x B (B constant), one MatMul node", GemmBenchmark.class, Map.of(),
                 TimeUnit.MILLISECONDS, r -> "n = " + r.getParams().getParam("n"), r -> {

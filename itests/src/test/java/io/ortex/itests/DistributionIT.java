@@ -3,7 +3,10 @@ package io.ortex.itests;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ortex.api.Tensor;
 import io.ortex.onnx.proto.Onnx;
+import io.ortex.testing.BackendTestCase;
+import io.ortex.testing.ModelBuilder;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -37,13 +40,31 @@ class DistributionIT {
     }
 
     static Result ortex(boolean modulePath, String... args) throws IOException, InterruptedException {
-        return ortex(Map.of(), modulePath, args);
+        return ortex(DIST, Map.of(), modulePath, args);
     }
 
     static Result ortex(Map<String, String> env, boolean modulePath, String... args)
             throws IOException, InterruptedException {
+        return ortex(DIST, env, modulePath, args);
+    }
+
+    static Result ortex(Path home, boolean modulePath, String... args) throws IOException, InterruptedException {
+        return ortex(home, Map.of(), modulePath, args);
+    }
+
+    /**
+     * Runs {@code bin/ortex} of a distribution folder.
+     *
+     * @param home the distribution folder
+     * @param env environment variables added to the process's
+     * @param modulePath whether to run on the JPMS module path instead of the framework
+     * @param args the verb and its arguments
+     * @return the exit status and output
+     */
+    static Result ortex(Path home, Map<String, String> env, boolean modulePath, String... args)
+            throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>();
-        cmd.add(DIST.resolve("bin/ortex").toString());
+        cmd.add(home.resolve("bin/ortex").toString());
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd);
         pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
@@ -111,11 +132,6 @@ class DistributionIT {
         Result r = ortex("frobnicate");
         assertEquals(2, r.exit(), r.out() + r.err());
         assertEquals("ortex: unknown verb 'frobnicate'; try: ortex help", r.err().strip());
-        Result env = ortex("eps", "--env", "allow_virtual_devices=1");
-        assertEquals(2, env.exit(), env.out() + env.err());
-        assertEquals(1, env.err().strip().lines().count(), env.err());
-        assertTrue(env.err().startsWith("ortex: --env allow_virtual_devices: ") && env.err().contains("ConfigAdmin"),
-                env.err());
     }
 
     @Test
@@ -140,6 +156,17 @@ class DistributionIT {
     }
 
     @Test
+    void theDemoModelIsAnOnnxFileThatRunTakes() throws Exception {
+        Path model = DIST.resolve("models/all-minilm-l6-v2/1/model.onnx");
+        assertTrue(Files.isRegularFile(model.resolveSibling("tokenizer.json")), "the tokenizer lies beside the model");
+        Result r = ortex("run", model.toString(), "--shape", "input_ids=1x16", "--shape", "attention_mask=1x16",
+                "--shape", "token_type_ids=1x16", "--json");
+        assertEquals(0, r.exit(), r.out() + r.err());
+        assertTrue(r.out().contains("\"name\" : \"last_hidden_state\"") && r.out().contains("[ 1, 16, 384 ]"),
+                r.out());
+    }
+
+    @Test
     void badInputGivesOneLineAndExitTwo(@TempDir Path dir) throws Exception {
         Path junk = dir.resolve("junk.onnx");
         Files.writeString(junk, "this is not a model");
@@ -150,24 +177,43 @@ class DistributionIT {
     }
 
     @Test
-    void testVerbReportsPassCounts() throws Exception {
-        Path cases = Path.of(System.getProperty("ortex.shared", "../../shared"), "conformance", "onnx-node");
-        Result r = ortex("test", cases.resolve("test_relu").toString(), cases.resolve("test_add_int16").toString());
+    void testVerbReportsPassCounts(@TempDir Path dir) throws Exception {
+        Path relu = reluCase(dir.resolve("test_relu"));
+        Path add = BackendTestCase.write(dir.resolve("test_add"), addModel(),
+                List.of(Tensor.ofFloats(new float[] {1, 2, 3, 4}, 4), Tensor.ofFloats(new float[] {10, 20, 30, 40}, 4)),
+                List.of(Tensor.ofFloats(new float[] {11, 22, 33, 44}, 4)));
+        Result r = ortex("test", relu.toString(), add.toString());
         assertEquals(0, r.exit(), r.out() + r.err());
         assertTrue(r.out().strip().endsWith("2 passed, 0 failed"), r.out());
+        Path wrong = BackendTestCase.write(dir.resolve("test_add_wrong"), addModel(),
+                List.of(Tensor.ofFloats(new float[] {1, 2, 3, 4}, 4), Tensor.ofFloats(new float[] {1, 1, 1, 1}, 4)),
+                List.of(Tensor.ofFloats(new float[] {2, 3, 4, 6}, 4)));
+        Result failed = ortex("test", relu.toString(), wrong.toString());
+        assertEquals(1, failed.exit(), failed.out() + failed.err());
+        assertTrue(failed.out().strip().endsWith("1 passed, 1 failed"), failed.out());
+    }
+
+    /**
+     * Writes a backend test case of one Relu node on a 3x4 float tensor.
+     *
+     * @param folder the case's folder
+     * @return the folder
+     */
+    static Path reluCase(Path folder) throws IOException {
+        Onnx.ModelProto model = new ModelBuilder().input("x", 3, 4)
+                .node("Relu", "relu", List.of("x"), List.of("y")).output("y", 3, 4).proto();
+        float[] x = new float[12];
+        float[] y = new float[12];
+        for (int i = 0; i < x.length; i++) {
+            x[i] = i - 5.5f;
+            y[i] = Math.max(0, x[i]);
+        }
+        return BackendTestCase.write(folder, model, List.of(Tensor.ofFloats(x, 3, 4)),
+                List.of(Tensor.ofFloats(y, 3, 4)));
     }
 
     static Onnx.ModelProto addModel() {
-        Onnx.TypeProto type = Onnx.TypeProto.newBuilder().setTensorType(Onnx.TypeProto.Tensor.newBuilder()
-                .setElemType(1).setShape(Onnx.TensorShapeProto.newBuilder()
-                        .addDim(Onnx.TensorShapeProto.Dimension.newBuilder().setDimValue(4)))).build();
-        Onnx.GraphProto graph = Onnx.GraphProto.newBuilder().setName("add")
-                .addInput(Onnx.ValueInfoProto.newBuilder().setName("a").setType(type))
-                .addInput(Onnx.ValueInfoProto.newBuilder().setName("b").setType(type))
-                .addOutput(Onnx.ValueInfoProto.newBuilder().setName("c").setType(type))
-                .addNode(Onnx.NodeProto.newBuilder().setOpType("Add").addInput("a").addInput("b").addOutput("c"))
-                .build();
-        return Onnx.ModelProto.newBuilder().setIrVersion(8).setGraph(graph)
-                .addOpsetImport(Onnx.OperatorSetIdProto.newBuilder().setVersion(17)).build();
+        return new ModelBuilder().input("a", 4).input("b", 4)
+                .node("Add", "add", List.of("a", "b"), List.of("c")).output("c", 4).proto();
     }
 }

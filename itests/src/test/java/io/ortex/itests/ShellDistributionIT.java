@@ -69,7 +69,7 @@ class ShellDistributionIT {
         Path home = distribution(dir);
         Path model = dir.resolve("mlp.onnx");
         Files.write(model, MlpModel.build(8, 16, 4, 5));
-        Path cases = Path.of(System.getProperty("ortex.shared", "../../shared"), "conformance", "onnx-node");
+        Path relu = DistributionIT.reluCase(dir.resolve("test_relu"));
         try (ShellProcess shell = ShellProcess.start(home)) {
             String devices = shell.run("ortex:devices");
             assertTrue(devices.startsWith("TYPE ") && devices.contains("CPU"), devices);
@@ -78,7 +78,7 @@ class ShellDistributionIT {
 
             String run = shell.run("ortex:run " + model + " --shape x=2x8 --repeat 2");
             assertTrue(run.contains("CPUExecutionProvider") && run.contains("latency"), run);
-            String test = shell.run("ortex:test " + cases.resolve("test_relu"));
+            String test = shell.run("ortex:test " + relu);
             assertTrue(test.strip().endsWith("1 passed, 0 failed"), test);
             Path compiled = dir.resolve("mlp_ctx.onnx");
             String compile = shell.run("ortex:compile " + model + " -o " + compiled);
@@ -103,6 +103,9 @@ class ShellDistributionIT {
                 assertEquals(1, e.strip().lines().count(), e);
                 assertTrue(e.startsWith("ortex: "), e);
             }
+            String env = shell.run("ortex:run " + model + " --shape x=1x8 --env allow_virtual_devices=1");
+            assertTrue(env.startsWith("ortex: --env allow_virtual_devices: ") && env.contains("ConfigAdmin")
+                    && env.contains("ortex:policy"), "the shared runtime refuses --env: " + env);
             for (String table : List.of(devices, shell.run("ortex:eps"), sessions)) {
                 assertTrue(table.lines().allMatch(l -> l.length() <= 100), table);
             }
@@ -123,6 +126,21 @@ class ShellDistributionIT {
             Files.delete(jar);
             long gone = awaitEps(shell, "the example EP gone", eps -> !eps.contains(EXAMPLE_EP));
             assertTrue(gone <= 2_000, "gone after " + gone + " ms");
+        }
+    }
+
+    @Test
+    void anEpWithoutADeviceIsListedWithWhyUntilAGrantArrives(@TempDir Path dir) throws Exception {
+        Path home = ShellProcess.copyDistribution(dir.resolve("ortex"));
+        try (ShellProcess shell = ShellProcess.start(home)) {
+            deployExample(home);
+            awaitEps(shell, "the example EP without a device", eps -> eps.lines().anyMatch(l -> l.startsWith(EXAMPLE_EP)
+                    && l.contains(" ACTIVE ")) && eps.contains("  no device: virtual devices not granted"));
+            Path cfg = home.resolve("deploy/io.ortex.runtime.cfg.tmp");
+            Files.writeString(cfg, "virtual.grants=io.ortex.ep.example\n");
+            Files.move(cfg, home.resolve("deploy/io.ortex.runtime.cfg"), StandardCopyOption.ATOMIC_MOVE);
+            awaitEps(shell, "the granted virtual NPU", eps -> eps.lines().anyMatch(l -> l.startsWith(EXAMPLE_EP)
+                    && l.contains(" NPU ") && l.contains(" yes ")) && !eps.contains("no device"));
         }
     }
 
@@ -191,6 +209,66 @@ class ShellDistributionIT {
                     + "CPUExecutionProvider");
             assertTrue(again.contains(EXAMPLE_EP), "a new session runs on the new revision: " + again);
         }
+    }
+
+    @Test
+    void exitLeavesThePlainShellWithoutAnError(@TempDir Path dir) throws Exception {
+        try (ShellProcess shell = ShellProcess.start(distribution(dir))) {
+            assertTrue(shell.run("ortex:eps").contains("CPUExecutionProvider"));
+            assertEquals(0, shell.exit(), shell.output());
+            assertFalse(shell.output().contains("Exception"), shell.output());
+        }
+    }
+
+    /**
+     * {@code exit} typed into the JLine console on a terminal: {@code script} (util-linux) gives the shell a
+     * pseudo-terminal, so Gogo starts its JLine console as it does for a user.
+     */
+    @Test
+    void exitLeavesTheJLineShellWithoutAnInterruptedException(@TempDir Path dir) throws Exception {
+        Path home = distribution(dir);
+        ProcessBuilder pb = new ProcessBuilder("script", "-qec", home.resolve("bin/ortex").toString(), "/dev/null");
+        pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        pb.environment().put("TERM", "xterm");
+        pb.environment().remove("ORTEX_MODULE_PATH");
+        pb.redirectErrorStream(true);
+        Process p = pb.start();
+        StringBuffer out = new StringBuffer();
+        Thread reader = new Thread(() -> {
+            byte[] buffer = new byte[4096];
+            try (java.io.InputStream in = p.getInputStream()) {
+                for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
+                    out.append(new String(buffer, 0, n, java.nio.charset.StandardCharsets.UTF_8));
+                }
+            } catch (java.io.IOException e) {
+                out.append("(reading failed: ").append(e).append(')');
+            }
+        });
+        reader.setDaemon(true);
+        reader.start();
+        try (java.io.OutputStream in = p.getOutputStream()) {
+            long end = System.currentTimeMillis() + 60_000;
+            while (out.indexOf("Welcome to Apache Felix Gogo") < 0) {
+                assertTrue(p.isAlive() && System.currentTimeMillis() < end, "no JLine console: " + out);
+                Thread.sleep(20);
+            }
+            in.write("ortex:eps\r".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            in.flush();
+            while (out.indexOf("CPUExecutionProvider") < 0) {
+                assertTrue(p.isAlive() && System.currentTimeMillis() < end, "ortex:eps did not answer: " + out);
+                Thread.sleep(20);
+            }
+            in.write("exit\r".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            in.flush();
+            if (!p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new AssertionError("the JLine shell did not stop after exit: " + out);
+            }
+        }
+        reader.join(5_000);
+        assertEquals(0, p.exitValue(), out.toString());
+        assertFalse(out.toString().contains("Exception"), out.toString());
+        assertFalse(out.toString().contains("FAILED TO STOP"), out.toString());
     }
 
     private static String sessionId(String openOutput) {

@@ -138,6 +138,21 @@ final class ShellProcess implements AutoCloseable {
         return out.toString();
     }
 
+    /**
+     * Types {@code exit} and waits for the process to end.
+     *
+     * @return its exit status
+     */
+    int exit() throws IOException, InterruptedException {
+        in.write("exit\n");
+        in.flush();
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            throw new AssertionError("the shell did not stop after exit; output:\n" + out);
+        }
+        return process.exitValue();
+    }
+
     /** Ends the input, which stops the shell and the framework, and waits for the process. */
     @Override
     public void close() throws IOException, InterruptedException {

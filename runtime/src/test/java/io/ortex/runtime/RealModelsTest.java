@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OrtEnvironment;
@@ -14,8 +15,10 @@ import io.ortex.api.Session;
 import io.ortex.api.SessionOptions;
 import io.ortex.api.Tensor;
 import io.ortex.onnx.TensorComparison;
+import io.ortex.testing.RealModels;
 import java.io.IOException;
-import java.io.InputStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.FloatBuffer;
 import java.nio.LongBuffer;
 import java.nio.file.Files;
@@ -31,8 +34,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Runs real models from package registries through Ortex and through Microsoft's ONNX Runtime (graph optimizations
  * off) on the same seeded inputs, and requires every output to agree within rtol 1e-3 / atol 1e-4.
- * all-MiniLM-L6-v2 comes from its Maven Central jar; the others from the cache that {@code ../shared/models/fetch.sh}
- * fills ({@code ~/.cache/ortex-models}, or the {@code ortex.models} system property).
+ * The models come from Maven Central and the npm registry, pinned by sha256 ({@link RealModels}).
  */
 class RealModelsTest {
     static final double RTOL = 1e-3;
@@ -54,11 +56,7 @@ class RealModelsTest {
 
     @Test
     void allMiniLmMatchesOnnxRuntime() throws Exception {
-        byte[] model;
-        try (InputStream in = RealModelsTest.class.getClassLoader().getResourceAsStream("all-minilm-l6-v2.onnx")) {
-            assertTrue(in != null, "all-minilm-l6-v2.onnx not on the test class path (Maven dependency)");
-            model = in.readAllBytes();
-        }
+        byte[] model = cached("all-minilm-l6-v2");
         SplittableRandom random = new SplittableRandom(7);
         long[] shape = {1, 128};
         long[] ids = new long[128];
@@ -76,15 +74,10 @@ class RealModelsTest {
 
     @Test
     void anAllMiniLmRunAllocatesLessThanOneMegabyteOnTheHeap() throws Exception {
-        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
-        org.junit.jupiter.api.Assumptions.assumeTrue(mx instanceof com.sun.management.ThreadMXBean,
-                "this JVM does not count allocated bytes per thread");
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        assumeTrue(mx instanceof com.sun.management.ThreadMXBean, "this JVM does not count allocated bytes per thread");
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) mx;
-        byte[] model;
-        try (InputStream in = RealModelsTest.class.getClassLoader().getResourceAsStream("all-minilm-l6-v2.onnx")) {
-            assertTrue(in != null, "all-minilm-l6-v2.onnx not on the test class path (Maven dependency)");
-            model = in.readAllBytes();
-        }
+        byte[] model = cached("all-minilm-l6-v2");
         long[] ids = new long[128];
         long[] mask = new long[128];
         for (int i = 0; i < 128; i++) {
@@ -92,7 +85,8 @@ class RealModelsTest {
             mask[i] = 1;
         }
         Map<String, Tensor> inputs = Map.of("input_ids", Tensor.ofLongs(ids, 1, 128),
-                "attention_mask", Tensor.ofLongs(mask, 1, 128), "token_type_ids", Tensor.ofLongs(new long[128], 1, 128));
+                "attention_mask", Tensor.ofLongs(mask, 1, 128),
+                "token_type_ids", Tensor.ofLongs(new long[128], 1, 128));
         try (Session session = ortex.createSession(model, new SessionOptions().intraOpThreads(2))) {
             for (int i = 0; i < 15; i++) {
                 session.run(inputs);
@@ -146,10 +140,7 @@ class RealModelsTest {
     }
 
     static byte[] cached(String name) throws IOException {
-        Path dir = Path.of(System.getProperty("ortex.models", System.getProperty("user.home") + "/.cache/ortex-models"));
-        Path file = dir.resolve(name).resolve("model.onnx");
-        assertTrue(Files.isRegularFile(file), file + " is missing: run ../shared/models/fetch.sh " + name);
-        return Files.readAllBytes(file);
+        return Files.readAllBytes(RealModels.model(name));
     }
 
     static Tensor randomFloats(long[] shape, long seed) {

@@ -30,7 +30,8 @@ import org.osgi.framework.launch.FrameworkFactory;
  * With a verb ({@code run}, {@code eps}, ...) it runs that one command through the shell bundle's
  * {@code io.ortex.shell.CommandLine} service, stops the framework and exits with the command's status, so the
  * command line and the shell always see the same bundles. Each run has its own framework cache, deleted at exit, so
- * that several commands can run at once.
+ * that several commands can run at once. A verb's {@code --env KEY=VALUE} entries configure the runtime of its own
+ * framework ({@link CommandEnvironment}).
  *
  * <p>System properties: {@code ortex.home} (the distribution folder, required). Failures of the launcher itself are
  * one {@code ortex: } line on standard error and exit status 1.
@@ -82,6 +83,10 @@ public final class Launcher {
             Map<String, String> props = new HashMap<>(FrameworkProperties.read(home.resolve("conf/config.properties"),
                     name -> name.equals("ortex.home") ? home.toString() : System.getProperty(name)));
             props.put(Constants.FRAMEWORK_STORAGE, cache.toString());
+            Map<String, String> env = CommandEnvironment.of(verb);
+            if (!env.isEmpty()) {
+                props.put(CommandEnvironment.PROPERTY, CommandEnvironment.encode(env));
+            }
             props.put(Constants.FRAMEWORK_STORAGE_CLEAN, Constants.FRAMEWORK_STORAGE_CLEAN_ONFIRSTINIT);
             FrameworkFactory factory = ServiceLoader.load(FrameworkFactory.class).findFirst()
                     .orElseThrow(() -> new IllegalStateException("no OSGi framework on the class path (lib/)"));
@@ -159,7 +164,8 @@ public final class Launcher {
         ClassLoader jline = null;
         for (Bundle candidate : context.getBundles()) {
             if ("org.jline".equals(candidate.getSymbolicName())) {
-                org.osgi.framework.wiring.BundleWiring w = candidate.adapt(org.osgi.framework.wiring.BundleWiring.class);
+                org.osgi.framework.wiring.BundleWiring w =
+                        candidate.adapt(org.osgi.framework.wiring.BundleWiring.class);
                 jline = w == null ? null : w.getClassLoader();
             }
         }

@@ -2,8 +2,8 @@ package io.ortex.api;
 
 /**
  * Renders text taken from models and files (node, value, initializer and file names, attribute strings) safely in
- * messages and reports: a name can hold a line break, a terminal escape sequence or a NUL byte, and printed raw it would
- * break the one-line error rule, forge extra lines or drive the reader's terminal.
+ * messages and reports: a name can hold a line break, a terminal escape sequence or a NUL byte, and printed raw it
+ * would break the one-line error rule, forge extra lines or drive the reader's terminal.
  *
  * <p>{@link #quote} and {@link #escape} escape the backslash, the single quote and every character that moves the
  * cursor or changes how text reads: C0 and C1 controls, DEL, the Unicode line and paragraph separators, the

@@ -9,6 +9,7 @@ package io.ortex.api;
 public class ResourceLimitException extends OrtexException {
     private static final long serialVersionUID = 1L;
 
+    /** The configuration key of the limit, or {@code null} for the JVM's own. */
     private final String limitKey;
 
     /**

@@ -66,6 +66,13 @@ public record ResourceLimits(long modelBytes, long tensorElements, long initiali
     /**
      * Checks the values.
      *
+     * @param modelBytes the largest model read, in bytes
+     * @param tensorElements the most elements of one tensor
+     * @param initializerBytes the most bytes of all initializers of a model
+     * @param nestingDepth the deepest nesting of subgraphs
+     * @param graphNodes the most nodes of one graph
+     * @param stringLength the longest string of a model, in characters
+     * @param runBytes the most bytes a run's tensors may take at one time
      * @throws InvalidArgumentException when a value is not positive
      */
     public ResourceLimits {

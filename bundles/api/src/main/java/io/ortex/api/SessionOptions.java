@@ -116,13 +116,14 @@ public final class SessionOptions {
 
     /**
      * The folder of the compile cache (an Ortex feature, not ONNX Runtime's): when set, session creation looks the
-     * compiled model up by a key of the model's content (SHA-256 of its bytes and external data files), each
-     * selected EP's name, vendor and version, the devices, the EP options and the {@code ep.*} configuration entries;
-     * a hit loads the cached compiled model, a miss compiles (EPContext, payloads embedded) and stores it. Entries are
-     * written atomically and checked (CRC-32C) on reading; a corrupted one is deleted and recompiled. Sessions that generate a
-     * compiled model themselves ({@link #EP_CONTEXT_ENABLE}), share EP contexts, or load an already compiled model
-     * bypass the cache. Also settable for every session as the environment configuration entry of the same name,
-     * which a session option overrides. Default: {@value #COMPILE_CACHE_DIR_DEFAULT} (no cache).
+     * compiled model up by a key of the model's content (SHA-256 of its bytes and external data files, memoized by
+     * path, size, modification time and file key), each selected EP's name, vendor and version, the devices, the EP
+     * options and the {@code ep.*} configuration entries; a hit loads the cached compiled model, a miss compiles
+     * (EPContext, payloads embedded) and stores it without the initializers the source model holds. Entries are
+     * written atomically and checked (CRC-32C) on reading; a corrupted one is deleted and recompiled. Sessions that
+     * generate a compiled model themselves ({@link #EP_CONTEXT_ENABLE}), share EP contexts, or load an already
+     * compiled model bypass the cache. Also settable for every session as the environment configuration entry of the
+     * same name, which a session option overrides. Default: {@value #COMPILE_CACHE_DIR_DEFAULT} (no cache).
      */
     public static final String COMPILE_CACHE_DIR = "ortex.compile_cache.dir";
     /** Default of {@link #COMPILE_CACHE_DIR}: empty, the cache is off. */

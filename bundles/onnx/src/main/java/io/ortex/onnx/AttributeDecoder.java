@@ -45,7 +45,11 @@ final class AttributeDecoder {
             switch (ap.getType()) {
                 case FLOAT: return Attribute.ofFloat(name, ap.getF());
                 case INT: return Attribute.ofInt(name, ap.getI());
-                case STRING: return Attribute.ofString(name, ap.getS().toString(StandardCharsets.UTF_8));
+                case STRING: {
+                    // made as text only when read: an EPContext node's payload is megabytes of bytes
+                    com.google.protobuf.ByteString bytes = ap.getS();
+                    return Attribute.ofDeferredString(name, () -> bytes.toString(StandardCharsets.UTF_8));
+                }
                 case TENSOR: return Attribute.ofTensor(name, decodeTensor(graph, node, name, ap.getT()));
                 case GRAPH:
                     return Attribute.ofGraph(name, Graph.build(graph.model(), ap.getG(), graph, node, depth + 1));

@@ -3,7 +3,6 @@ package io.ortex.onnx;
 import io.ortex.api.ElementType;
 import io.ortex.api.InvalidModelException;
 import io.ortex.api.Names;
-import io.ortex.api.Names;
 import io.ortex.api.NotImplementedException;
 import io.ortex.api.ResourceLimits;
 import io.ortex.api.Tensor;

@@ -192,9 +192,11 @@ class ExternalDataTest {
     void bytesRefusesRangesItCannotServe() throws IOException {
         Path file = write(folder, "w.bin", new byte[16]);
         fails(InvalidArgumentException.class,
-                () -> ExternalData.bytes(new ExternalDataInfo(file, 0, ExternalData.MAX_MAPPING + 1), "initializer 'w'"),
+                () -> ExternalData.bytes(new ExternalDataInfo(file, 0, ExternalData.MAX_MAPPING + 1),
+                        "initializer 'w'"),
                 "initializer 'w'");
-        fails(InvalidModelException.class, () -> ExternalData.bytes(new ExternalDataInfo(file, 8, 16), "initializer 'w'"),
+        fails(InvalidModelException.class, () -> ExternalData.bytes(new ExternalDataInfo(file, 8, 16),
+                "initializer 'w'"),
                 "initializer 'w'", file.toString(), "16 bytes");
     }
 

@@ -12,30 +12,26 @@ import io.ortex.api.Session;
 import io.ortex.api.SessionOptions;
 import io.ortex.api.Tensor;
 import io.ortex.onnx.TensorComparison;
-import java.nio.file.Files;
+import io.ortex.testing.RealModels;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * all-MiniLM-L6-v2 compiled for the example EP's virtual NPU (what {@code ortex compile --env
  * allow_virtual_devices=1 --policy PREFER_NPU} does) computes what the source model computes, and so does the same
- * model through the compile cache, cold and warm. The model comes from the cache {@code ../shared/models/fetch.sh}
- * fills ({@code ~/.cache/ortex-models}, or the {@code ortex.models} system property); CI always has it.
+ * model through the compile cache, cold and warm. The model comes from Maven Central ({@link RealModels}).
  */
 class CompiledMiniLmTest {
     @TempDir
     Path dir;
 
     static Path model() {
-        Path models = Path.of(System.getProperty("ortex.models", System.getProperty("user.home")
-                + "/.cache/ortex-models"));
-        return models.resolve("all-minilm-l6-v2").resolve("model.onnx");
+        return RealModels.model("all-minilm-l6-v2");
     }
 
     static Map<String, Tensor> inputs() {
@@ -76,7 +72,6 @@ class CompiledMiniLmTest {
     @Test
     void theCompiledModelAndTheCachedOneGiveTheSourcesOutputs() {
         Path source = model();
-        Assumptions.assumeTrue(Files.isRegularFile(source), source + " is missing: run ../shared/models/fetch.sh");
         try (Environment env = Environment.create(Map.of(Environment.ALLOW_VIRTUAL_DEVICES, "1"))) {
             SessionOptions npu = new SessionOptions().selectionPolicy(ExecutionProviderDevicePolicy.PREFER_NPU);
             Map<String, Tensor> expected = run(env, source, npu);

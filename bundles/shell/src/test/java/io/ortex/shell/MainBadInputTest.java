@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ortex.api.ElementType;
 import io.ortex.api.Tensor;
 import io.ortex.shell.internal.TensorFiles;
 import java.io.IOException;
@@ -115,7 +116,7 @@ class MainBadInputTest {
     void initializerOneByteShort() throws IOException {
         Path p = Models.builder()
                 .input("x", 3)
-                .rawInitializer("short_init", new long[] {3}, new byte[11])
+                .rawInitializer("short_init", ElementType.FLOAT, new long[] {3}, new byte[11])
                 .node("Add", "add", List.of("x", "short_init"), List.of("out"))
                 .output("out", 3)
                 .write(dir.resolve("short.onnx"));
@@ -126,7 +127,7 @@ class MainBadInputTest {
     void initializerDimsTooLargeToAllocate() throws IOException {
         Path p = Models.builder()
                 .input("x", 3)
-                .rawInitializer("huge_init", new long[] {1 << 20, 1 << 20, 1 << 20}, new byte[0])
+                .rawInitializer("huge_init", ElementType.FLOAT, new long[] {1 << 20, 1 << 20, 1 << 20}, new byte[0])
                 .node("Add", "add", List.of("x", "huge_init"), List.of("out"))
                 .output("out", 3)
                 .write(dir.resolve("huge.onnx"));
@@ -284,14 +285,12 @@ class MainBadInputTest {
 
     @Test
     void aDeclaredNegativeDimensionIsBadInput() throws IOException {
-        Models.Builder b = Models.builder().node("Relu", "r", List.of("x"), List.of("out")).output("out", 2);
-        b.graph.addInput(io.ortex.onnx.proto.Onnx.ValueInfoProto.newBuilder().setName("x")
-                .setType(io.ortex.onnx.proto.Onnx.TypeProto.newBuilder().setTensorType(
-                        io.ortex.onnx.proto.Onnx.TypeProto.Tensor.newBuilder().setElemType(Models.FLOAT)
-                                .setShape(io.ortex.onnx.proto.Onnx.TensorShapeProto.newBuilder().addDim(
-                                        io.ortex.onnx.proto.Onnx.TensorShapeProto.Dimension.newBuilder()
-                                                .setDimValue(-5))))));
-        Path m = b.write(dir.resolve("neg.onnx"));
+        // the builder reads a negative dimension as symbolic: write the -5 into the message itself
+        io.ortex.onnx.proto.Onnx.ModelProto.Builder model = Models.builder().input("x", 5)
+                .node("Relu", "r", List.of("x"), List.of("out")).output("out", 2).proto().toBuilder();
+        model.getGraphBuilder().getInputBuilder(0).getTypeBuilder().getTensorTypeBuilder().getShapeBuilder()
+                .getDimBuilder(0).setDimValue(-5);
+        Path m = Files.write(dir.resolve("neg.onnx"), model.build().toByteArray());
         assertBadInput("-5", "run", m.toString());
     }
 
@@ -306,7 +305,8 @@ class MainBadInputTest {
     void registeringWhatIsNotAnEpJarSaysWhy() throws IOException {
         assertBadInput("does not exist", "run", good().toString(), "--register",
                 "lib=" + dir.resolve("absent.jar"));
-        Path notZip = Files.write(dir.resolve("text.jar"), "not a zip".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        Path notZip = Files.write(dir.resolve("text.jar"),
+                "not a zip".getBytes(java.nio.charset.StandardCharsets.UTF_8));
         assertBadInput("is not a jar (zip) file", "run", good().toString(), "--register", "lib=" + notZip);
         Path folder = Files.createDirectories(dir.resolve("folder.jar"));
         assertBadInput("is a folder", "run", good().toString(), "--register", "lib=" + folder);
@@ -339,12 +339,8 @@ class MainBadInputTest {
     @Test
     void anOutputTooLargeForMemoryFailsNamingTheNodeNotAsAnInternalError() throws IOException {
         // the probe's ConstantOfShape [40000, 40000]: 6.4 GB of float32 in one array
-        Models.Builder b = Models.builder().output("y", 40_000, 40_000);
-        b.graph.addInitializer(io.ortex.onnx.proto.Onnx.TensorProto.newBuilder().setName("shape")
-                .setDataType(io.ortex.onnx.proto.Onnx.TensorProto.DataType.INT64_VALUE).addDims(2)
-                .addInt64Data(40_000).addInt64Data(40_000));
-        b.node("ConstantOfShape", "huge", List.of("shape"), List.of("y"));
-        Path m = b.write(dir.resolve("huge.onnx"));
+        Path m = Models.builder().output("y", 40_000, 40_000).longs("shape", new long[] {40_000, 40_000}, 2)
+                .node("ConstantOfShape", "huge", List.of("shape"), List.of("y")).write(dir.resolve("huge.onnx"));
         Cli r = Cli.run("run", m.toString(), "--config", "ortex.limits.run_bytes=1000000000");
         assertError(1, "node 'huge' (ConstantOfShape)", "run", m.toString(), "--config",
                 "ortex.limits.run_bytes=1000000000");

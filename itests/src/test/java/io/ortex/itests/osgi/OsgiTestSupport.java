@@ -6,11 +6,10 @@ import static org.junit.Assert.fail;
 import static org.ops4j.pax.exam.CoreOptions.bundle;
 import static org.ops4j.pax.exam.CoreOptions.junitBundles;
 import static org.ops4j.pax.exam.CoreOptions.mavenBundle;
-import static org.ops4j.pax.exam.CoreOptions.options;
 import static org.ops4j.pax.exam.CoreOptions.systemProperty;
 
-import io.ortex.api.EpDevice;
 import io.ortex.api.Environment;
+import io.ortex.api.EpDevice;
 import io.ortex.api.Session;
 import io.ortex.api.Tensor;
 import java.io.IOException;

@@ -33,7 +33,8 @@ public class RuntimeBundlesIT extends OsgiTestSupport {
     @Test
     public void everyBundleResolvesAndStarts() throws Exception {
         for (String bsn : List.of("io.ortex.api", "io.ortex.onnx", "io.ortex.runtime", "io.ortex.shell", CPU_BUNDLE,
-                EXAMPLE_BUNDLE, "com.google.protobuf", "com.fasterxml.jackson.core.jackson-core", "org.apache.felix.scr",
+                EXAMPLE_BUNDLE, "com.google.protobuf", "com.fasterxml.jackson.core.jackson-core",
+                "org.apache.felix.scr",
                 "org.apache.felix.configadmin")) {
             Bundle b = installed(bsn);
             assertNotNull(bsn + " is installed", b);

@@ -7,8 +7,10 @@ import io.ortex.api.spi.EpFactory;
 import io.ortex.api.spi.SupportedDevice;
 import io.ortex.onnx.ModelReader;
 import io.ortex.onnx.OnnxModel;
+import io.ortex.onnx.proto.Onnx.ModelProto;
 import io.ortex.runtime.internal.cache.CacheKey;
 import io.ortex.runtime.internal.cache.CompileCache;
+import io.ortex.runtime.internal.cache.FileHashes;
 import io.ortex.runtime.internal.epcontext.EpContextGeneration;
 import io.ortex.runtime.internal.epcontext.EpContextOutput;
 import io.ortex.runtime.internal.epcontext.EpContextSettings;
@@ -18,9 +20,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Session creation through the compile cache: computes the key of a model and the session's EPs, loads the cached
- * compiled model on a hit, and on a miss (or an entry that cannot be used) compiles with EPContext generation into
- * memory, payloads embedded, and stores the result. Stateless; the cache itself is safe for concurrent use.
+ * Session creation through the compile cache: computes the key of a model and the session's EPs (the model file's
+ * hash memoized), loads the cached compiled model on a hit (its initializers that the source holds taken from the
+ * source, already in memory), and on a miss (or an entry that cannot be used) compiles with EPContext generation
+ * into memory, payloads embedded, and stores the result without those initializers. Stateless; the cache itself is
+ * safe for concurrent use.
  */
 final class CachedCompilation {
     private static final System.Logger LOG = System.getLogger(CachedCompilation.class.getName());
@@ -61,10 +65,11 @@ final class CachedCompilation {
      * @param model the model
      * @param config the session configuration
      * @param bindings the session's EPs in priority order
+     * @param hashes the memo of file hashes
      * @return the key
      */
-    static String key(OnnxModel model, Map<String, String> config, List<EpBinding> bindings) {
-        CacheKey key = new CacheKey().model(model);
+    static String key(OnnxModel model, Map<String, String> config, List<EpBinding> bindings, FileHashes hashes) {
+        CacheKey key = new CacheKey().model(model, hashes);
         for (EpBinding b : bindings) {
             EpFactory f = b.factory();
             Map<HardwareDevice, Map<String, String>> devices = new LinkedHashMap<>();
@@ -91,11 +96,11 @@ final class CachedCompilation {
      */
     static InferenceSession open(CompileCache cache, OnnxModel model, Map<String, String> config,
                                  List<EpBinding> bindings, Opener opener) {
-        String key = key(model, config, bindings);
-        byte[] hit = cache.load(key);
+        String key = key(model, config, bindings, new FileHashes(cache.folder()));
+        ModelProto hit = cache.load(key, model.proto());
         if (hit != null) {
             try {
-                InferenceSession s = opener.open(ModelReader.read(hit, null), config, null);
+                InferenceSession s = opener.open(ModelReader.rewrite(model, hit), config, null);
                 LOG.log(Level.DEBUG, "compile cache hit for " + model.describe() + ": " + cache.entry(key));
                 return s;
             } catch (OrtexException e) {
@@ -113,7 +118,7 @@ final class CachedCompilation {
                 EpContextOutput.toBytes(null), false, EpContextGeneration.WhenNothingCompiled.WRITE, null);
         InferenceSession s = opener.open(model, generating, plan);
         try {
-            cache.store(key, plan.output().bytes());
+            cache.store(key, plan.output().bytes(), model.proto());
             LOG.log(Level.DEBUG, "compile cache miss for " + model.describe() + ": stored " + cache.entry(key));
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "compile cache: cannot store the compiled " + model.describe() + " in "

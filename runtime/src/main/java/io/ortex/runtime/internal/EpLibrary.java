@@ -4,14 +4,16 @@ import io.ortex.api.EpDevice;
 import io.ortex.api.spi.EpFactory;
 import java.io.Closeable;
 import java.io.IOException;
-import java.util.LinkedHashSet;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
- * One registered EP library: its factories, the EP devices they offer, the sessions holding its EPs (leases), and
- * whether it is being removed. Guarded by the {@link EpRegistry}'s lock.
+ * One registered EP library: its factories, the EP devices they offer (and, for each EP that offers none, why), its
+ * virtual-device grant and whether it is being removed. One object for the library's whole life, so that the
+ * {@link LeaseTable} can key leases on it: adding factories or changing the grant changes it in place. It is changed
+ * only under the {@link EpRegistry}'s lock; its fields are immutable snapshots, so reading them needs no lock.
  */
 final class EpLibrary {
     /** The life of a library. */
@@ -25,22 +27,27 @@ final class EpLibrary {
     }
 
     private final String name;
-    private final List<EpFactory> factories;
-    private final List<EpDevice> devices;
-    private final Map<String, Integer> vendorIds;
     private final Closeable classLoader;
-    private final boolean virtual;
-    private final Set<SessionLease> holders = new LinkedHashSet<>();
-    private State state = State.ACTIVE;
+    private volatile List<EpFactory> factories = List.of();
+    private volatile Map<String, Integer> vendorIds = Map.of();
+    private volatile List<EpDevice> devices = List.of();
+    private volatile Map<String, String> withoutDevice = Map.of();
+    private volatile boolean virtual;
+    private volatile State state = State.ACTIVE;
 
-    EpLibrary(String name, List<EpFactory> factories, List<EpDevice> devices, Map<String, Integer> vendorIds,
-              Closeable classLoader, boolean virtual) {
+    /**
+     * Creates a library from its factories' answers.
+     *
+     * @param name the registration name
+     * @param listings what each factory offers, in factory order
+     * @param classLoader the library's own class loader, closed when it is released; {@code null} for built-ins
+     * @param virtual whether it may offer virtual devices
+     */
+    EpLibrary(String name, List<FactoryDevices.Listing> listings, Closeable classLoader, boolean virtual) {
         this.name = name;
-        this.factories = List.copyOf(factories);
-        this.devices = List.copyOf(devices);
-        this.vendorIds = Map.copyOf(vendorIds);
         this.classLoader = classLoader;
         this.virtual = virtual;
+        add(listings);
     }
 
     String name() {
@@ -51,8 +58,23 @@ final class EpLibrary {
         return factories;
     }
 
+    /** The names of the library's EPs, in factory order. */
+    List<String> epNames() {
+        return factories.stream().map(EpFactory::name).toList();
+    }
+
+    /** Gets the factory of one of the library's EPs, or {@code null}. */
+    EpFactory factory(String epName) {
+        return factories.stream().filter(f -> f.name().equals(epName)).findFirst().orElse(null);
+    }
+
     List<EpDevice> devices() {
         return devices;
+    }
+
+    /** For each EP of the library that offers no device, why. */
+    Map<String, String> withoutDevice() {
+        return withoutDevice;
     }
 
     /**
@@ -80,26 +102,44 @@ final class EpLibrary {
         this.state = s;
     }
 
-    Set<SessionLease> holders() {
-        return holders;
+    /**
+     * Adds factories with what they offer, as when a bundle registers one more {@code EpFactory} service.
+     *
+     * @param listings the new factories' answers
+     */
+    void add(List<FactoryDevices.Listing> listings) {
+        set(factories, vendorIds, devices, withoutDevice, listings);
+    }
+
+    private void set(List<EpFactory> baseFactories, Map<String, Integer> baseIds, List<EpDevice> baseDevices,
+                     Map<String, String> baseReasons, List<FactoryDevices.Listing> listings) {
+        List<EpFactory> allFactories = new ArrayList<>(baseFactories);
+        Map<String, Integer> ids = new LinkedHashMap<>(baseIds);
+        List<EpDevice> all = new ArrayList<>(baseDevices);
+        Map<String, String> reasons = new LinkedHashMap<>(baseReasons);
+        for (FactoryDevices.Listing l : listings) {
+            allFactories.add(l.factory());
+            ids.put(l.factory().name(), l.vendorId());
+            all.addAll(l.devices());
+            if (l.devices().isEmpty()) {
+                reasons.put(l.factory().name(), l.reason());
+            }
+        }
+        factories = List.copyOf(allFactories);
+        vendorIds = Map.copyOf(ids);
+        devices = List.copyOf(all);
+        withoutDevice = Map.copyOf(reasons);
     }
 
     /**
-     * Creates the library that replaces this one when factories are added or its virtual-device grant changes: the
-     * same name, class loader, state and holders, with new factories and devices.
+     * Replaces what the factories offer, as when the library's virtual-device grant changes.
      *
-     * @param newFactories all its factories
-     * @param newDevices the devices they offer now
-     * @param newVendorIds each factory's vendor id
-     * @param newVirtual whether it may offer virtual devices
-     * @return the replacement, to be put in the registry in place of this one
+     * @param listings every factory's new answer, in factory order
+     * @param newVirtual the new grant
      */
-    EpLibrary replaced(List<EpFactory> newFactories, List<EpDevice> newDevices, Map<String, Integer> newVendorIds,
-                       boolean newVirtual) {
-        EpLibrary next = new EpLibrary(name, newFactories, newDevices, newVendorIds, classLoader, newVirtual);
-        next.state = state;
-        next.holders.addAll(holders);
-        return next;
+    void relist(List<FactoryDevices.Listing> listings, boolean newVirtual) {
+        set(List.of(), Map.of(), List.of(), Map.of(), listings);
+        virtual = newVirtual;
     }
 
     /** Releases the factories' resources and closes the library's own class loader, if it has one. */

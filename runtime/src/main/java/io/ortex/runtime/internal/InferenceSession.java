@@ -20,8 +20,6 @@ import io.ortex.runtime.internal.epcontext.EpContextGeneration;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -24,14 +24,6 @@ import io.ortex.runtime.internal.cache.CompileCache;
 import io.ortex.runtime.internal.epcontext.CompatibilityCheck;
 import io.ortex.runtime.internal.epcontext.EpContextGeneration;
 import io.ortex.runtime.internal.epcontext.SharedContextStore;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.net.MalformedURLException;
-import java.net.URL;
-import java.net.URLClassLoader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -40,17 +32,14 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.ServiceConfigurationError;
-import java.util.ServiceLoader;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.jar.JarEntry;
-import java.util.jar.JarFile;
 
 /**
- * The runtime's {@link Environment}: hardware devices, the EP registry with its libraries and leases, and the
- * sessions open in it. Thread safe.
+ * The runtime's {@link Environment}: hardware devices, the EP libraries ({@link EpRegistry}), the sessions' leases on
+ * them ({@link LeaseTable}) and their removal ({@link LibraryRemoval}), and the sessions open in it. Thread safe.
  */
 public final class RuntimeEnvironment implements Environment {
     /** The name of the built-in CPU EP, always the fallback. */
@@ -58,12 +47,13 @@ public final class RuntimeEnvironment implements Environment {
 
     /** How often a session's creation selects again when an EP it selected is withdrawn before it is leased. */
     private static final int MAX_SELECTION_ATTEMPTS = 3;
-    /** How long a removal that was interrupted still waits before it fails the sessions holding the library. */
-    private static final Duration INTERRUPTED_GRACE = Duration.ofMillis(100);
     private static final System.Logger LOG = System.getLogger(RuntimeEnvironment.class.getName());
 
     private final Map<String, String> config;
+    private final DeviceListeners listeners = new DeviceListeners();
+    private final LeaseTable leases = new LeaseTable();
     private final EpRegistry registry;
+    private final LibraryRemoval removal;
     private final EpSelector selector;
     private final SessionMigrator migrator;
     private final Set<InferenceSession> sessions = ConcurrentHashMap.newKeySet();
@@ -83,13 +73,28 @@ public final class RuntimeEnvironment implements Environment {
      */
     RuntimeEnvironment(Map<String, String> config, List<HardwareDevice> hardware, List<EpFactory> builtIn) {
         this.config = Map.copyOf(config);
-        this.registry = new EpRegistry(config, hardware);
+        this.registry = new EpRegistry(config, hardware, leases, listeners);
         this.selector = new EpSelector(CPU_EP, this::vendorIdOf);
-        this.migrator = new SessionMigrator(registry, this::bind);
-        registry.onRemoval(migrator::removalBegun);
+        this.migrator = new SessionMigrator(leases, this::bind);
         limitDefaults(config);
+        this.removal = new LibraryRemoval(registry, leases, new LibraryRemoval.Holders() {
+            @Override
+            public void removalBegun(String library, List<String> eps, List<SessionLease> holders) {
+                migrator.removalBegun(library, eps, holders);
+            }
+
+            @Override
+            public void fail(SessionLease holder, String reason) {
+                for (InferenceSession s : sessions) {
+                    if (s.id().equals(holder.sessionId())) {
+                        s.fail(reason);
+                    }
+                }
+            }
+        });
         for (EpFactory f : builtIn) {
-            registry.register(f.name(), List.of(f), null);
+            // a built-in factory that fails is listed with the reason rather than failing the environment
+            registry.register(f.name(), List.of(f), null, false);
         }
     }
 
@@ -213,7 +218,7 @@ public final class RuntimeEnvironment implements Environment {
                 Runnable onClose = () -> {
                     sessions.remove(self[0]);
                     migrator.forget(id);
-                    registry.release(lease);
+                    leases.release(lease);
                 };
                 return InferenceSession.create(id, m, config, threads, options.profilingFile(), bound.bindings(),
                         plan, onClose);
@@ -230,12 +235,12 @@ public final class RuntimeEnvironment implements Environment {
             if (SessionMigrator.wanted(options)) {
                 migrator.track(self[0], lease, options, metadata);
                 // a removal that began after the leases were taken but before the session was followed missed it
-                registry.drainingHeldBy(lease).forEach((library, eps) ->
-                        migrator.removalBegun(library, eps, List.of(lease)));
+                leases.closedHeldBy(lease).forEach(lib ->
+                        migrator.removalBegun(lib.name(), lib.epNames(), List.of(lease)));
             }
             return self[0];
         } catch (RuntimeException | Error e) {
-            registry.release(lease);
+            leases.release(lease);
             throw e;
         }
     }
@@ -257,7 +262,7 @@ public final class RuntimeEnvironment implements Environment {
     private SessionMigrator.Bound bind(SessionLease lease, SessionOptions options, Map<String, String> metadata,
                                        Set<String> skipped) {
         EpSelector.Selection selection;
-        Map<String, EpFactory> factories;
+        Map<String, EpLibrary> libraries;
         List<String> epNames;
         for (int attempt = 1; ; attempt++) {
             List<EpDevice> devices = registry.activeDevices().stream()
@@ -265,7 +270,7 @@ public final class RuntimeEnvironment implements Environment {
             selection = selector.select(options, devices, metadata);
             epNames = selection.choices().stream().map(EpSelector.Choice::epName).toList();
             try {
-                factories = registry.acquire(lease, epNames);
+                libraries = lease(lease, epNames);
                 break;
             } catch (EpUnavailableException e) {
                 // A library was withdrawn between selection and leasing. A policy or delegate chooses again among
@@ -281,9 +286,24 @@ public final class RuntimeEnvironment implements Environment {
             for (EpDevice d : c.devices()) {
                 devices.add(new SupportedDevice(d.device(), d.epMetadata(), d.epOptions()));
             }
-            bindings.add(new EpBinding(factories.get(c.epName()), devices));
+            bindings.add(new EpBinding(libraries.get(c.epName()).factory(c.epName()), devices));
         }
-        return new SessionMigrator.Bound(selection.config(), List.copyOf(bindings), epNames);
+        return new SessionMigrator.Bound(selection.config(), List.copyOf(bindings), epNames,
+                List.copyOf(new java.util.LinkedHashSet<>(libraries.values())));
+    }
+
+    /**
+     * Takes a lease on the active library of each EP, all or none.
+     *
+     * @param lease the session's or query's lease
+     * @param epNames the EPs
+     * @return each EP's library, by EP name
+     * @throws EpUnavailableException when an EP's library is withdrawn meanwhile
+     */
+    private Map<String, EpLibrary> lease(SessionLease lease, List<String> epNames) {
+        Map<String, EpLibrary> libraries = registry.providers(epNames);
+        leases.acquire(lease, new java.util.LinkedHashSet<>(libraries.values()));
+        return libraries;
     }
 
     @Override
@@ -292,107 +312,23 @@ public final class RuntimeEnvironment implements Environment {
         if (name == null || name.isBlank()) {
             throw new InvalidArgumentException("an EP library needs a registration name");
         }
-        checkJar(name, jar);
-        URLClassLoader loader;
+        LibraryJar.Loaded loaded = LibraryJar.load(name, jar);
         try {
-            loader = new URLClassLoader("ortex-ep-" + name, new URL[] {jar.toUri().toURL()},
-                    EpFactory.class.getClassLoader());
-        } catch (MalformedURLException e) {
-            throw new InvalidArgumentException(ErrorCode.INVALID_ARGUMENT, "EP library " + Names.quote(name)
-                    + ": bad path "
-                    + jar, e);
-        }
-        try {
-            List<EpFactory> factories = new ArrayList<>();
-            List<String> elsewhere = new ArrayList<>();
-            for (ServiceLoader.Provider<EpFactory> p : ServiceLoader.load(EpFactory.class, loader).stream().toList()) {
-                if (p.type().getClassLoader() == loader) {
-                    factories.add(p.get());
-                } else {
-                    elsewhere.add(p.type().getName());
-                }
-            }
-            if (factories.isEmpty()) {
-                List<String> declared = declaredProviders(jar);
-                if (!declared.isEmpty() && elsewhere.containsAll(declared)) {
-                    throw new InvalidArgumentException("EP library " + Names.quote(name) + ": " + jar + " declares "
-                            + String.join(", ", declared) + ", but the application already loads "
-                            + (declared.size() == 1 ? "that class" : "those classes")
-                            + " from its class or module path, so the jar adds no EP; its EPs are registered already");
-                }
-                throw new InvalidArgumentException("EP library " + Names.quote(name) + ": " + jar + " declares no "
-                        + EpFactory.class.getName() + " provider in META-INF/services");
-            }
-            registry.register(name, factories, loader);
-        } catch (ServiceConfigurationError e) {
-            closeQuietly(loader);
-            throw new InvalidArgumentException(ErrorCode.INVALID_ARGUMENT, "EP library " + Names.quote(name) + ": "
-                    + e.getMessage(), e);
+            registry.register(name, loaded.factories(), loaded.loader(), true);
         } catch (RuntimeException | Error e) {
-            closeQuietly(loader);
+            LibraryJar.closeQuietly(loaded.loader());
             throw e;
-        }
-    }
-
-    /** Refuses a library path that is missing, a folder, or not a jar (zip) file, each with its own message. */
-    private static void checkJar(String name, Path jar) {
-        if (jar == null || !Files.exists(jar)) {
-            throw new InvalidArgumentException(ErrorCode.NO_SUCH_FILE, "EP library " + Names.quote(name) + ": " + jar
-                    + " does not exist", null);
-        }
-        if (Files.isDirectory(jar)) {
-            throw new InvalidArgumentException(ErrorCode.NO_SUCH_FILE, "EP library " + Names.quote(name) + ": " + jar
-                    + " is a folder, not a jar file", null);
-        }
-        try (JarFile ignored = new JarFile(jar.toFile())) {
-            // readable as a zip: the class loader can use it
-        } catch (IOException e) {
-            throw new InvalidArgumentException(ErrorCode.INVALID_ARGUMENT, "EP library " + Names.quote(name) + ": "
-                    + jar
-                    + " is not a jar (zip) file" + (e.getMessage() == null ? "" : ": " + e.getMessage()), e);
-        }
-    }
-
-    /** The provider classes a jar names in its {@code META-INF/services} file for {@link EpFactory}. */
-    private static List<String> declaredProviders(Path jar) {
-        List<String> names = new ArrayList<>();
-        try (JarFile file = new JarFile(jar.toFile())) {
-            JarEntry entry = file.getJarEntry("META-INF/services/" + EpFactory.class.getName());
-            if (entry == null) {
-                return names;
-            }
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(file.getInputStream(entry),
-                    StandardCharsets.UTF_8))) {
-                for (String line = in.readLine(); line != null; line = in.readLine()) {
-                    int hash = line.indexOf('#');
-                    String provider = (hash >= 0 ? line.substring(0, hash) : line).trim();
-                    if (!provider.isEmpty()) {
-                        names.add(provider);
-                    }
-                }
-            }
-        } catch (IOException e) {
-            // the jar was readable a moment ago; without its list the plain message applies
-        }
-        return names;
-    }
-
-    private static void closeQuietly(URLClassLoader loader) {
-        try {
-            loader.close();
-        } catch (IOException ignored) {
-            // nothing was loaded from it that needs closing
         }
     }
 
     @Override
     public void unregisterLibrary(String name) {
-        registry.unregister(name, null);
+        removal.unregister(name, null);
     }
 
     @Override
     public void unregisterLibrary(String name, Duration timeout) {
-        registry.unregister(name, timeout);
+        removal.unregister(name, timeout);
     }
 
     @Override
@@ -401,7 +337,7 @@ public final class RuntimeEnvironment implements Environment {
         SessionLease lease = new SessionLease("q" + queryCounter.incrementAndGet(), "device incompatibility query");
         EpFactory f;
         try {
-            f = registry.acquire(lease, List.of(epName)).get(epName);
+            f = lease(lease, List.of(epName)).get(epName).factory(epName);
         } catch (OrtexException e) {
             throw new InvalidArgumentException("no EP named " + Names.quote(epName) + " is registered");
         }
@@ -409,7 +345,7 @@ public final class RuntimeEnvironment implements Environment {
             DeviceIncompatibility d = f.deviceIncompatibility(device);
             return d == null ? DeviceIncompatibility.COMPATIBLE : d;
         } finally {
-            registry.release(lease);
+            leases.release(lease);
         }
     }
 
@@ -453,42 +389,82 @@ public final class RuntimeEnvironment implements Environment {
         }
         Map<String, CompiledModelCompatibility> out = new LinkedHashMap<>();
         SessionLease lease = new SessionLease("q" + queryCounter.incrementAndGet(), "compatibility query for " + model);
-        Map<String, EpFactory> factories = registry.acquire(lease, List.copyOf(byEp.keySet()));
+        Map<String, EpLibrary> libraries = lease(lease, List.copyOf(byEp.keySet()));
         try {
             for (Map.Entry<String, List<HardwareDevice>> e : byEp.entrySet()) {
                 String info = metadata.get(SessionOptions.EP_COMPATIBILITY_INFO_PREFIX + e.getKey());
                 if (info != null) {
-                    out.put(e.getKey(), CompatibilityCheck.judge(factories.get(e.getKey()), e.getValue(), info));
+                    EpFactory f = libraries.get(e.getKey()).factory(e.getKey());
+                    out.put(e.getKey(), CompatibilityCheck.judge(f, e.getValue(), info));
                 }
             }
         } finally {
-            registry.release(lease);
+            leases.release(lease);
         }
         return Collections.unmodifiableMap(out);
     }
 
     @Override
     public void addEpDeviceListener(EpDeviceListener listener) {
-        registry.addListener(listener);
+        listeners.add(listener);
     }
 
     @Override
     public void removeEpDeviceListener(EpDeviceListener listener) {
-        registry.removeListener(listener);
+        listeners.remove(listener);
     }
 
     /**
      * Registers an EP library made of factories the caller already holds (an OSGi bundle's {@code EpFactory}
-     * services), with its virtual-device grant given explicitly.
+     * services), with its virtual-device grant given explicitly. A factory that fails to list its devices offers
+     * none, with the failure as the reason ({@link EpLibraryInfo#withoutDevice()}).
      *
      * @param name the registration name
      * @param factories the factories
      * @param virtualGranted whether its factories may offer virtual devices
-     * @throws InvalidArgumentException when the name or an EP name is taken, or a factory is invalid
+     * @throws InvalidArgumentException when an active library has the name or one of the EP names
      */
     public void registerFactories(String name, List<EpFactory> factories, boolean virtualGranted) {
         checkOpen();
         registry.registerGranted(name, factories, virtualGranted);
+    }
+
+    /**
+     * Registers an EP library in place of the active library of the same name, as when a newer version of an EP
+     * bundle is installed beside the one in use: in one step the old library's devices give way to the new one's, so
+     * new sessions get the new library; the old one drains on a thread of its own (the sessions that asked for it
+     * are moved over, the others are waited for with the given limit and outcome) and is released once free.
+     *
+     * @param name the registration name
+     * @param factories the new library's factories
+     * @param virtualGranted whether they may offer virtual devices
+     * @param limit how long the old library waits for its sessions before the outcome applies
+     * @param failAtLimit whether to fail those sessions at the limit rather than keep waiting
+     * @return completed once the old library is released (at once when there was none)
+     * @throws InvalidArgumentException when another active library has one of the EP names
+     */
+    public CompletableFuture<Void> replaceLibrary(String name, List<EpFactory> factories, boolean virtualGranted,
+                                                  Duration limit, boolean failAtLimit) {
+        checkOpen();
+        EpLibrary old = registry.replace(name, factories, virtualGranted);
+        CompletableFuture<Void> drained = new CompletableFuture<>();
+        if (old == null) {
+            drained.complete(null);
+            return drained;
+        }
+        List<SessionLease> held = leases.holders(old);
+        Thread drain = new Thread(() -> {
+            try {
+                removal.drain(old, held, limit, failAtLimit ? LibraryRemoval.AtLimit.FAIL_HOLDERS
+                        : LibraryRemoval.AtLimit.KEEP_WAITING);
+                drained.complete(null);
+            } catch (RuntimeException | Error e) {
+                drained.completeExceptionally(e);
+            }
+        }, "ortex-drain-" + name);
+        drain.setDaemon(true);
+        drain.start();
+        return drained;
     }
 
     /**
@@ -515,81 +491,47 @@ public final class RuntimeEnvironment implements Environment {
     }
 
     /**
-     * Removes an EP library for good, blocking until it is released: its devices are hidden from selection at once,
-     * then the sessions holding it that asked for migration ({@link SessionOptions#MIGRATE_ON_EP_REMOVAL}) are
-     * moved onto the remaining EPs, and the call waits for the other sessions holding it to close. Each time
-     * {@code limit} passes with sessions still holding it, either those sessions are failed ({@code failAtLimit}: their runs in flight complete, their next
-     * run throws {@link EpUnavailableException} naming the EP, they release their EPs) or the holders are logged and
-     * the wait goes on. An interrupt turns a wait into failing the holders. When the call returns, no code of the
-     * library runs again. Nothing happens when no active library has that name.
+     * Removes an EP library for good, blocking until it is released ({@link LibraryRemoval}): its devices are hidden
+     * from selection at once, then the sessions holding it that asked for migration
+     * ({@link SessionOptions#MIGRATE_ON_EP_REMOVAL}) are moved onto the remaining EPs, and the call waits for the
+     * other sessions holding it to close. Each time {@code limit} passes with sessions still holding it, either those
+     * sessions are failed ({@code failAtLimit}: their runs in flight complete, their next run throws
+     * {@link EpUnavailableException} naming the EP, they release their EPs) or the holders are logged and the wait
+     * goes on. An interrupt turns a wait into failing the holders. When the call returns, no code of the library runs
+     * again. Nothing happens when no active library has that name.
      *
      * @param name the registration name
      * @param limit how long to wait before the outcome applies
      * @param failAtLimit whether to fail the holders at the limit rather than keep waiting
      */
     public void withdrawLibrary(String name, Duration limit, boolean failAtLimit) {
-        List<String> eps = registry.beginRemoval(name);
-        if (eps == null) {
-            return;
-        }
-        List<SessionLease> held = registry.holders(name);
-        if (!held.isEmpty()) {
-            migrator.removalBegun(name, eps, held);
-        }
-        boolean fail = failAtLimit;
-        boolean interrupted = false;
-        Duration wait = limit;
-        long started = System.nanoTime();
-        try {
-            while (true) {
-                List<SessionLease> holders;
-                try {
-                    holders = registry.awaitHolders(name, wait);
-                } catch (InterruptedException e) {
-                    // whoever interrupts a removal wants it over: fail the holders after a short grace period
-                    interrupted = true;
-                    fail = true;
-                    wait = INTERRUPTED_GRACE;
-                    continue;
-                }
-                if (holders.isEmpty()) {
-                    return;
-                }
-                long waited = Duration.ofNanos(System.nanoTime() - started).toSeconds();
-                if (!fail) {
-                    LOG.log(System.Logger.Level.WARNING, "EP library " + Names.quote(name) + " ("
-                            + String.join(", ", eps)
-                            + ") is still held after " + waited + " s by " + holders + "; waiting for them to close");
-                    continue;
-                }
-                for (SessionLease lease : holders) {
-                    for (InferenceSession s : sessions) {
-                        if (s.id().equals(lease.sessionId())) {
-                            LOG.log(System.Logger.Level.WARNING, "failing session " + lease + ": it still holds EP "
-                                    + "library " + Names.quote(name) + " after " + waited + " s");
-                            s.fail("EP " + String.join(", ", eps) + " is unavailable: its library "
-                                    + Names.quote(name) + " was removed while session " + s.id() + " held it");
-                        }
-                    }
-                }
-            }
-        } finally {
-            registry.finishRemoval(name);
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        beginWithdrawal(name, limit, failAtLimit).run();
+    }
+
+    /**
+     * Begins {@link #withdrawLibrary}: at once the library takes no new lease and its devices are hidden, so that
+     * another library may take its name; the rest is returned for the caller to run.
+     *
+     * @param name the registration name
+     * @param limit how long to wait before the outcome applies
+     * @param failAtLimit whether to fail the holders at the limit rather than keep waiting
+     * @return the rest of the removal, blocking until the library is released; nothing when no active library has
+     *         the name
+     */
+    public Runnable beginWithdrawal(String name, Duration limit, boolean failAtLimit) {
+        return removal.withdraw(name, limit, failAtLimit ? LibraryRemoval.AtLimit.FAIL_HOLDERS
+                : LibraryRemoval.AtLimit.KEEP_WAITING);
     }
 
     /** {@inheritDoc} */
     @Override
     public List<EpLibraryInfo> epLibraries() {
-        return registry.libraryInfos();
+        return LibraryInfos.of(registry.snapshot(), leases);
     }
 
     /** Describes the libraries, their states and holders; for tools and tests. */
     List<String> libraries() {
-        return registry.describeLibraries();
+        return LibraryInfos.describe(registry.snapshot(), leases);
     }
 
     /**
@@ -599,7 +541,7 @@ public final class RuntimeEnvironment implements Environment {
      * @return the loader, or {@code null} for a built-in library or an unknown name
      */
     ClassLoader libraryClassLoader(String name) {
-        return registry.libraryClassLoader(name);
+        return LibraryInfos.classLoader(registry.snapshot(), name);
     }
 
     private void checkOpen() {

@@ -11,7 +11,6 @@ import io.ortex.api.ModelCompiler;
 import io.ortex.api.Names;
 import io.ortex.api.OrtexException;
 import io.ortex.api.SessionOptions;
-import io.ortex.onnx.ModelReader;
 import io.ortex.onnx.OnnxModel;
 import io.ortex.runtime.internal.epcontext.EpContextGeneration;
 import io.ortex.runtime.internal.epcontext.EpContextOutput;

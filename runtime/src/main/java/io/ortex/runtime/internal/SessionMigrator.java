@@ -23,8 +23,10 @@ final class SessionMigrator {
      * @param config the session configuration with the EP options added
      * @param bindings the EPs in priority order
      * @param epNames their names, in the same order
+     * @param libraries the libraries leased for them
      */
-    record Bound(Map<String, String> config, List<EpBinding> bindings, List<String> epNames) {
+    record Bound(Map<String, String> config, List<EpBinding> bindings, List<String> epNames,
+                 List<EpLibrary> libraries) {
     }
 
     /** Selects a session's EPs and takes leases on their libraries, as session creation does. */
@@ -57,18 +59,18 @@ final class SessionMigrator {
         }
     }
 
-    private final EpRegistry registry;
+    private final LeaseTable leases;
     private final Binder binder;
     private final Map<String, Entry> sessions = new ConcurrentHashMap<>();
 
     /**
      * Creates the migrator of an environment.
      *
-     * @param registry the environment's libraries and leases
+     * @param leases the environment's leases
      * @param binder selects and leases EPs as session creation does
      */
-    SessionMigrator(EpRegistry registry, Binder binder) {
-        this.registry = registry;
+    SessionMigrator(LeaseTable leases, Binder binder) {
+        this.leases = leases;
         this.binder = binder;
     }
 
@@ -136,6 +138,7 @@ final class SessionMigrator {
                     + "': no EP it appended is left and the CPU fallback is disabled");
             return;
         }
+        Set<EpLibrary> held = leases.heldBy(e.lease);
         Bound bound;
         try {
             bound = binder.bind(e.lease, reduced, e.metadata);
@@ -148,7 +151,7 @@ final class SessionMigrator {
         try {
             moved = s.migrate(bound.config(), bound.bindings());
         } catch (RuntimeException ex) {
-            registry.retain(e.lease, before);
+            leases.retain(e.lease, held);
             LOG.log(System.Logger.Level.WARNING, "session " + e.lease + " cannot move off EP library '" + library
                     + "' onto " + bound.epNames() + ": " + ex.getMessage(), ex);
             return;
@@ -156,11 +159,11 @@ final class SessionMigrator {
         if (!moved) {
             // it is closing: once it has released its EPs, drop the leases just taken for nothing
             s.awaitReleased();
-            registry.release(e.lease);
+            leases.release(e.lease);
             return;
         }
         e.options = reduced;
-        registry.retain(e.lease, bound.epNames());
+        leases.retain(e.lease, bound.libraries());
         LOG.log(System.Logger.Level.INFO, "session " + e.lease + " moved from " + before + " to " + bound.epNames()
                 + " as EP library '" + library + "' is being removed");
     }

@@ -11,10 +11,14 @@ import io.ortex.api.SessionOptions;
 import io.ortex.api.spi.EpFactory;
 import io.ortex.runtime.internal.RuntimeEnvironment;
 import io.ortex.runtime.internal.discovery.HardwareDiscovery;
+import java.io.IOException;
+import java.io.StringReader;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
 import org.osgi.framework.BundleContext;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -26,9 +30,12 @@ import org.osgi.util.tracker.ServiceTracker;
 
 /**
  * The runtime in an OSGi framework: a Declarative Services component that registers the {@link Environment} service
- * and makes every {@link EpFactory} service of any bundle an EP library of it ({@link EpFactoryTracker}). It is
+ * and makes every {@link EpFactory} service of any bundle an EP library of it ({@link EpFactoryTracker} reports the
+ * services, {@link BundleLibraries} decides which bundle's library serves). It is
  * configured through ConfigAdmin, PID {@value RuntimeSettings#PID} ({@link RuntimeSettings}); the configuration is
- * optional. A change applies at once, the virtual-device grants included (the affected libraries list their devices
+ * optional. In a framework started for one command-line verb, that verb's {@code --env} entries (the framework
+ * property {@value RuntimeSettings#COMMAND_ENVIRONMENT}) are added to the environment configuration. A change applies
+ * at once, the virtual-device grants included (the affected libraries list their devices
  * again), except the discovery entries, which are read when the component activates (restart the runtime bundle).
  * Thread safe.
  *
@@ -42,9 +49,10 @@ public final class EnvironmentComponent implements Environment {
     private static final System.Logger LOG = System.getLogger(EnvironmentComponent.class.getName());
 
     private final RuntimeEnvironment environment;
-    private final EpFactoryTracker factories;
+    private final BundleLibraries factories;
     private final ServiceTracker<EpFactory, EpFactoryTracker.Tracked> tracker;
     private final ServiceTracker<Object, Object> eventAdmins;
+    private final Map<String, String> commandEnvironment;
     private volatile RuntimeSettings settings;
 
     /**
@@ -57,15 +65,16 @@ public final class EnvironmentComponent implements Environment {
      */
     @Activate
     public EnvironmentComponent(BundleContext context, Map<String, Object> properties) {
-        this.settings = RuntimeSettings.parse(properties);
+        this.commandEnvironment = commandEnvironment(context.getProperty(RuntimeSettings.COMMAND_ENVIRONMENT));
+        this.settings = RuntimeSettings.parse(properties, commandEnvironment);
         Map<String, String> config = settings.environmentConfig();
         this.environment = new RuntimeEnvironment(config, new HardwareDiscovery(config).discover());
-        this.factories = new EpFactoryTracker(context, environment, () -> this.settings);
+        this.factories = new BundleLibraries(environment, () -> this.settings);
         // tracked by class name, so that the optional EventAdmin package is touched only when a service exists
         this.eventAdmins = new ServiceTracker<>(context, EpEventPublisher.EVENT_ADMIN, null);
         eventAdmins.open();
         environment.addEpDeviceListener(new EpEventPublisher(eventAdmins::getService));
-        this.tracker = new ServiceTracker<>(context, EpFactory.class, factories);
+        this.tracker = new ServiceTracker<>(context, EpFactory.class, new EpFactoryTracker(context, factories));
         tracker.open();
     }
 
@@ -77,7 +86,7 @@ public final class EnvironmentComponent implements Environment {
      */
     @Modified
     void modified(Map<String, Object> properties) {
-        RuntimeSettings next = RuntimeSettings.parse(properties);
+        RuntimeSettings next = RuntimeSettings.parse(properties, commandEnvironment);
         environment.limitDefaults(next.environmentConfig());
         if (!next.discoveryConfig().equals(settings.discoveryConfig())) {
             LOG.log(System.Logger.Level.WARNING, RuntimeSettings.PID + ": the discovery entries changed; they apply "
@@ -85,6 +94,29 @@ public final class EnvironmentComponent implements Environment {
         }
         settings = next;
         factories.regrant(next);
+    }
+
+    /**
+     * Reads the environment entries of the framework's one command ({@value RuntimeSettings#COMMAND_ENVIRONMENT}).
+     *
+     * @param text the framework property, {@link Properties} text, or {@code null}
+     * @return the entries, empty when there are none
+     * @throws InvalidArgumentException when the text cannot be read
+     */
+    static Map<String, String> commandEnvironment(String text) {
+        if (text == null || text.isBlank()) {
+            return Map.of();
+        }
+        Properties p = new Properties();
+        try {
+            p.load(new StringReader(text));
+        } catch (IOException | IllegalArgumentException e) {
+            throw new InvalidArgumentException("the framework property " + RuntimeSettings.COMMAND_ENVIRONMENT
+                    + " is not properties text: " + e.getMessage());
+        }
+        Map<String, String> out = new TreeMap<>();
+        p.stringPropertyNames().forEach(k -> out.put(k, p.getProperty(k)));
+        return Map.copyOf(out);
     }
 
     /** Closes the environment and its sessions, then stops tracking (no drain: the libraries are already released). */

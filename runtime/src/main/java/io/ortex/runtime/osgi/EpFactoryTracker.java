@@ -1,26 +1,18 @@
 package io.ortex.runtime.osgi;
 
 import io.ortex.api.spi.EpFactory;
-import io.ortex.runtime.internal.RuntimeEnvironment;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.function.Supplier;
 import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
+import org.osgi.framework.Constants;
 import org.osgi.framework.ServiceReference;
 import org.osgi.util.tracker.ServiceTrackerCustomizer;
 
 /**
- * Turns the {@link EpFactory} services of the framework into EP libraries of a {@link RuntimeEnvironment}: the
- * factories of one bundle form one library registered under the bundle's symbolic name. When a factory service goes
- * away (its bundle stops, is updated or uninstalled), its library is withdrawn on the unregistering thread, which
- * blocks until the sessions holding it are closed or the drain outcome applies; only then is the service released,
- * so the provider's deactivation runs after. A service tracker rather than a DS reference, so that a long drain holds
- * no lock of SCR's and other EP bundles can come and go meanwhile. Thread safe: the bookkeeping is guarded by this
- * object's monitor, which is never held while draining.
+ * Translates the framework's {@link EpFactory} service events for {@link BundleLibraries}, which decides what they
+ * mean for the EP libraries: a service arriving is got and reported with its bundle's symbolic name, version and id;
+ * a service going is reported, on the unregistering thread, which blocks until the library is drained, and only then
+ * given back, so that the provider's deactivation runs after. A service tracker rather than a DS reference, so that
+ * a long drain holds no lock of SCR's and other EP bundles can come and go meanwhile. Thread safe.
  */
 final class EpFactoryTracker implements ServiceTrackerCustomizer<EpFactory, EpFactoryTracker.Tracked> {
     /** Service property an EP bundle publishes: the EP name its factory reports. */
@@ -35,35 +27,25 @@ final class EpFactoryTracker implements ServiceTrackerCustomizer<EpFactory, EpFa
     /**
      * One tracked factory service.
      *
-     * @param library the library it belongs to (its bundle's symbolic name)
      * @param bundle the bundle that registered it
+     * @param serviceId its service id
      * @param factory the service object
      */
-    record Tracked(String library, Bundle bundle, EpFactory factory) {
-    }
-
-    /** The factories of one bundle and whether they are registered as a library now. */
-    private static final class Group {
-        final Map<ServiceReference<EpFactory>, EpFactory> factories = new LinkedHashMap<>();
-        boolean registered;
+    record Tracked(Bundle bundle, long serviceId, EpFactory factory) {
     }
 
     private final BundleContext context;
-    private final RuntimeEnvironment environment;
-    private final Supplier<RuntimeSettings> settings;
-    private final Map<String, Group> groups = new HashMap<>();
+    private final BundleLibraries libraries;
 
     /**
      * Creates the customizer.
      *
      * @param context the runtime bundle's context, used to get and unget the services
-     * @param environment the environment the libraries go to
-     * @param settings the current configuration (drain limit and outcome, virtual-device grants)
+     * @param libraries what the services are reported to
      */
-    EpFactoryTracker(BundleContext context, RuntimeEnvironment environment, Supplier<RuntimeSettings> settings) {
+    EpFactoryTracker(BundleContext context, BundleLibraries libraries) {
         this.context = context;
-        this.environment = environment;
-        this.settings = settings;
+        this.libraries = libraries;
     }
 
     @Override
@@ -73,40 +55,23 @@ final class EpFactoryTracker implements ServiceTrackerCustomizer<EpFactory, EpFa
         if (factory == null) {
             return null;
         }
-        String library = bundle.getSymbolicName();
-        checkProperties(ref, factory, library);
-        synchronized (this) {
-            Group g = groups.computeIfAbsent(library, k -> new Group());
-            g.factories.put(ref, factory);
-            try {
-                if (g.registered) {
-                    environment.addFactories(library, List.of(factory));
-                } else {
-                    environment.registerFactories(library, new ArrayList<>(g.factories.values()),
-                            settings.get().grantsVirtualDevices(library));
-                    g.registered = true;
-                }
-            } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.ERROR, "EP factory service " + ref.getProperty("service.id")
-                        + " of bundle " + library + " is not used: " + e.getMessage(), e);
-                g.factories.remove(ref);
-                if (g.factories.isEmpty() && !g.registered) {
-                    groups.remove(library);
-                }
-                context.ungetService(ref);
-                return null;
-            }
+        long serviceId = (Long) ref.getProperty(Constants.SERVICE_ID);
+        checkProperties(ref, factory, bundle.getSymbolicName());
+        if (!libraries.factoryAdded(bundle.getBundleId(), bundle.getSymbolicName(), bundle.getVersion(), serviceId,
+                factory)) {
+            context.ungetService(ref);
+            return null;
         }
-        return new Tracked(library, bundle, factory);
+        return new Tracked(bundle, serviceId, factory);
     }
 
-    private static void checkProperties(ServiceReference<EpFactory> ref, EpFactory factory, String library) {
+    private static void checkProperties(ServiceReference<EpFactory> ref, EpFactory factory, String bundle) {
         Object name = ref.getProperty(EP_NAME);
         if (name == null || ref.getProperty(EP_VENDOR) == null || ref.getProperty(EP_DEVICE_TYPES) == null) {
-            LOG.log(System.Logger.Level.WARNING, "the EP factory service of bundle " + library + " lacks one of the "
+            LOG.log(System.Logger.Level.WARNING, "the EP factory service of bundle " + bundle + " lacks one of the "
                     + "properties " + EP_NAME + ", " + EP_VENDOR + ", " + EP_DEVICE_TYPES);
         } else if (!name.equals(factory.name())) {
-            LOG.log(System.Logger.Level.WARNING, "the EP factory service of bundle " + library + " says " + EP_NAME
+            LOG.log(System.Logger.Level.WARNING, "the EP factory service of bundle " + bundle + " says " + EP_NAME
                     + "=" + name + " but its factory is named " + factory.name());
         }
     }
@@ -118,74 +83,11 @@ final class EpFactoryTracker implements ServiceTrackerCustomizer<EpFactory, EpFa
 
     @Override
     public void removedService(ServiceReference<EpFactory> ref, Tracked tracked) {
-        String library = tracked.library();
-        boolean withdraw;
-        synchronized (this) {
-            Group g = groups.get(library);
-            withdraw = g != null && g.registered;
-            if (g != null) {
-                g.registered = false;
-                g.factories.remove(ref);
-                if (g.factories.isEmpty()) {
-                    groups.remove(library);
-                }
-            }
-        }
         try {
-            if (withdraw) {
-                RuntimeSettings s = settings.get();
-                environment.withdrawLibrary(library, s.drainLimit(), s.failAtLimit());
-            }
+            libraries.factoryRemoved(tracked.bundle().getBundleId(), tracked.serviceId(),
+                    () -> tracked.bundle().getState() == Bundle.ACTIVE);
         } finally {
             context.ungetService(ref);
         }
-        if (withdraw && tracked.bundle().getState() == Bundle.ACTIVE) {
-            reregister(library);
-        }
-    }
-
-    /** Registers again the other factories of a bundle that stays active after one of its services went away. */
-    private synchronized void reregister(String library) {
-        Group g = groups.get(library);
-        if (g == null || g.registered || g.factories.isEmpty()) {
-            return;
-        }
-        try {
-            environment.registerFactories(library, new ArrayList<>(g.factories.values()),
-                    settings.get().grantsVirtualDevices(library));
-            g.registered = true;
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.ERROR, "the remaining EP factories of bundle " + library + " are not used: "
-                    + e.getMessage(), e);
-        }
-    }
-
-    /**
-     * Applies the virtual-device grants of new settings to the registered libraries: each library whose grant
-     * changed is asked for its devices again.
-     *
-     * @param next the new settings
-     */
-    synchronized void regrant(RuntimeSettings next) {
-        groups.forEach((library, g) -> {
-            if (g.registered) {
-                try {
-                    environment.regrantVirtualDevices(library, next.grantsVirtualDevices(library));
-                } catch (RuntimeException e) {
-                    LOG.log(System.Logger.Level.ERROR, "EP library " + library + " failed to list its devices again: "
-                            + e.getMessage(), e);
-                }
-            }
-        });
-    }
-
-    /**
-     * Tells whether a library is an EP bundle's, managed by this tracker.
-     *
-     * @param library the registration name
-     * @return true when a tracked bundle has that symbolic name
-     */
-    synchronized boolean isBundleLibrary(String library) {
-        return groups.containsKey(library);
     }
 }

@@ -28,8 +28,9 @@ import java.util.TreeMap;
  * @param virtualGrants the EP libraries (bundle symbolic names) allowed to offer virtual devices
  * @param allowVirtualDevices whether every EP library may offer virtual devices
  * @param intraOpThreads the intra-op threads of sessions that leave them automatic; 0 for one per processor
- * @param environmentConfig the discovery entries ({@code ortex.discovery.*}, {@code ortex.device.*}) for the
- *                          environment, read when the runtime starts
+ * @param environmentConfig the environment entries: the discovery entries ({@code ortex.discovery.*},
+ *                          {@code ortex.device.*}) and the entries of the framework's one command
+ *                          ({@value #COMMAND_ENVIRONMENT}); read when the runtime starts
  */
 public record RuntimeSettings(ExecutionProviderDevicePolicy defaultPolicy, Duration drainLimit, boolean failAtLimit,
                               Set<String> virtualGrants, boolean allowVirtualDevices, int intraOpThreads,
@@ -76,6 +77,14 @@ public record RuntimeSettings(ExecutionProviderDevicePolicy defaultPolicy, Durat
     /** The prefix of the discovery keys passed to the environment (see {@link DiscoveryConfig}). */
     public static final String DISCOVERY_PREFIX = "ortex.discovery.";
 
+    /**
+     * Framework property: the environment entries of the one command-line verb a framework was started for (its
+     * {@code --env KEY=VALUE} options, in {@link java.util.Properties} text); the distribution's launcher sets it.
+     * They are added to the environment configuration ({@code allow_virtual_devices} among them) and win over
+     * ConfigAdmin's. Absent for the interactive shell, whose shared runtime only ConfigAdmin configures.
+     */
+    public static final String COMMAND_ENVIRONMENT = "ortex.runtime.env";
+
     /** The settings with no configuration at all. */
     public static final RuntimeSettings DEFAULTS = parse(Map.of());
 
@@ -103,6 +112,18 @@ public record RuntimeSettings(ExecutionProviderDevicePolicy defaultPolicy, Durat
      * @throws InvalidArgumentException naming the key when a value is malformed
      */
     public static RuntimeSettings parse(Map<String, ?> properties) {
+        return parse(properties, Map.of());
+    }
+
+    /**
+     * Parses ConfigAdmin properties and adds the entries of a command's environment ({@value #COMMAND_ENVIRONMENT}).
+     *
+     * @param properties the component properties
+     * @param commandEnvironment the command's environment entries, which win over the properties
+     * @return the settings
+     * @throws InvalidArgumentException naming the key when a value is malformed
+     */
+    public static RuntimeSettings parse(Map<String, ?> properties, Map<String, String> commandEnvironment) {
         String policyName = string(properties, DEFAULT_POLICY, "").trim();
         ExecutionProviderDevicePolicy policy = null;
         if (!policyName.isEmpty()) {
@@ -126,7 +147,8 @@ public record RuntimeSettings(ExecutionProviderDevicePolicy defaultPolicy, Durat
         if (threads < 0 || threads > Integer.MAX_VALUE) {
             throw new InvalidArgumentException(PID + ": " + INTRA_OP_THREADS + " must be 0 or more, not " + threads);
         }
-        String allow = string(properties, ALLOW_VIRTUAL_DEVICES, "false").trim();
+        String allow = commandEnvironment.getOrDefault(ALLOW_VIRTUAL_DEVICES,
+                string(properties, ALLOW_VIRTUAL_DEVICES, "false")).trim();
         Map<String, String> env = new TreeMap<>();
         properties.forEach((k, v) -> {
             if ((k.startsWith(DISCOVERY_PREFIX) || k.startsWith(DiscoveryConfig.DEVICE_PREFIX)
@@ -134,6 +156,7 @@ public record RuntimeSettings(ExecutionProviderDevicePolicy defaultPolicy, Durat
                 env.put(k, String.valueOf(v));
             }
         });
+        env.putAll(commandEnvironment);
         try {
             ResourceLimits.of(Map.of(), env);
         } catch (InvalidArgumentException e) {

@@ -3,6 +3,7 @@ package io.ortex.runtime.internal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ortex.api.ElementType;
 import io.ortex.api.Environment;
 import io.ortex.api.NodeAssignment;
 import io.ortex.api.Session;
@@ -10,6 +11,7 @@ import io.ortex.api.SessionOptions;
 import io.ortex.api.Tensor;
 import io.ortex.onnx.proto.Onnx.AttributeProto;
 import io.ortex.onnx.proto.Onnx.NodeProto;
+import io.ortex.testing.ModelBuilder;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,7 +30,7 @@ import org.junit.jupiter.api.Test;
  * do not qualify stay single nodes.
  */
 class CpuConvFusionsTest {
-    private static final int FLOAT = TestModels.FLOAT;
+    private static final ElementType FLOAT = TestModels.FLOAT;
     private static Environment env;
 
     @BeforeAll
@@ -85,19 +87,20 @@ class CpuConvFusionsTest {
     }
 
     /** Adds {@code Add(x, 3) -> Clip(0, 6) -> Mul(x, .) -> Div(6)} reading {@code x} and writing {@code y}. */
-    private static TestModels.Builder hardSwish(TestModels.Builder m, String x, String y) {
+    private static ModelBuilder hardSwish(ModelBuilder m, String x, String y) {
         return m.node("Add", x + "_plus3", List.of(x, "three"), List.of(x + "_p3"))
                 .node("Clip", x + "_clip", List.of(x + "_p3", "zero", "six"), List.of(x + "_c"))
                 .node("Mul", x + "_times", List.of(x, x + "_c"), List.of(x + "_m"))
                 .node("Div", x + "_div6", List.of(x + "_m", "six"), List.of(y));
     }
 
-    private static TestModels.Builder hardSwishConstants(TestModels.Builder m) {
-        return m.floats("three", new float[] {3f}).floats("zero", new float[] {0f}).floats("six", new float[] {6f});
+    private static ModelBuilder hardSwishConstants(ModelBuilder m) {
+        return m.floats("three", new long[] {}, new float[] {3f}).floats("zero", new long[] {}, new float[] {0f})
+                .floats("six", new long[] {}, new float[] {6f});
     }
 
     /** Runs a model with and without the fusions, on 1 and 2 threads; returns the fused run's assignment. */
-    private static List<NodeAssignment> compare(TestModels.Builder model, Map<String, Tensor> feeds) {
+    private static List<NodeAssignment> compare(ModelBuilder model, Map<String, Tensor> feeds) {
         List<NodeAssignment> assignment = null;
         for (int threads : new int[] {1, 2}) {
             Map<String, Tensor> fused;
@@ -144,12 +147,12 @@ class CpuConvFusionsTest {
     @Test
     void aPaddleOcrBlockIsTwoConvolutions() {
         // depthwise 3x3 -> scalar affine -> HardSwish written out -> scalar affine -> pointwise -> scalar affine
-        TestModels.Builder m = hardSwishConstants(TestModels.builder().input("x", FLOAT, 1, 8, 19, 21))
-                .floats("wd", random(8 * 9, 1), 8, 1, 3, 3).floats("bd", random(8, 2), 8)
-                .floats("wp", random(16 * 8, 3), 16, 8, 1, 1).floats("bp", random(16, 4), 16)
-                .floats("s1", new float[] {0.94f}, 1).floats("t1", new float[] {0.5f}, 1)
-                .floats("s2", new float[] {0.47f}, 1).floats("t2", new float[] {-0.01f}, 1)
-                .floats("s3", new float[] {1.9f}, 1).floats("t3", new float[] {0.8f}, 1)
+        ModelBuilder m = hardSwishConstants(TestModels.builder().input("x", FLOAT, 1, 8, 19, 21))
+                .floats("wd", new long[] {8, 1, 3, 3}, random(8 * 9, 1)).floats("bd", new long[] {8}, random(8, 2))
+                .floats("wp", new long[] {16, 8, 1, 1}, random(16 * 8, 3)).floats("bp", new long[] {16}, random(16, 4))
+                .floats("s1", new long[] {1}, new float[] {0.94f}).floats("t1", new long[] {1}, new float[] {0.5f})
+                .floats("s2", new long[] {1}, new float[] {0.47f}).floats("t2", new long[] {1}, new float[] {-0.01f})
+                .floats("s3", new long[] {1}, new float[] {1.9f}).floats("t3", new long[] {1}, new float[] {0.8f})
                 .node(conv("dw", List.of("x", "wd", "bd"), "d", 3, 1, 8))
                 .node("Mul", "dw_scale", List.of("s1", "d"), List.of("d1"))
                 .node("Add", "dw_shift", List.of("d1", "t1"), List.of("d2"));
@@ -170,11 +173,12 @@ class CpuConvFusionsTest {
             {"Clip"}};
         for (String[] act : activations) {
             for (int k : new int[] {1, 3}) {
-                TestModels.Builder m = TestModels.builder().opset(14).input("x", FLOAT, 1, 6, 13, 11)
-                        .floats("w", random(10 * 6 * k * k, 1), 10, 6, k, k)
-                        .floats("gamma", random(10, 2), 10).floats("beta", random(10, 3), 10)
-                        .floats("mean", random(10, 4), 10).floats("var", positive(10, 5), 10)
-                        .floats("lo", new float[] {-0.3f}).floats("hi", new float[] {0.4f})
+                ModelBuilder m = TestModels.builder().opset(14).input("x", FLOAT, 1, 6, 13, 11)
+                        .floats("w", new long[] {10, 6, k, k}, random(10 * 6 * k * k, 1))
+                        .floats("gamma", new long[] {10}, random(10, 2)).floats("beta", new long[] {10}, random(10, 3))
+                        .floats("mean", new long[] {10}, random(10, 4)).floats("var", new long[] {10}, positive(10, 5))
+                        .floats("lo", new long[] {}, new float[] {-0.3f})
+                        .floats("hi", new long[] {}, new float[] {0.4f})
                         .node(conv("conv", List.of("x", "w"), "c", k, 1, 1))
                         .node(node("BatchNormalization", "bn", List.of("c", "gamma", "beta", "mean", "var"), "b")
                                 .addAttribute(floatAttr("epsilon", 1e-3f)));
@@ -193,11 +197,12 @@ class CpuConvFusionsTest {
     @Test
     void perChannelArithmeticBeforeAndAfterTheActivation() {
         // strided 3x3 with padding: the maps act on the output, so folding them is exact at the borders too
-        TestModels.Builder m = TestModels.builder().input("x", FLOAT, 2, 4, 17, 16)
-                .floats("w", random(6 * 4 * 9, 1), 6, 4, 3, 3).floats("b", random(6, 2), 6)
-                .floats("scale", random(6, 3), 6, 1, 1).floats("shift", random(6, 4), 1, 6, 1, 1)
-                .floats("two", new float[] {2f}).floats("sub", random(6, 5), 6, 1, 1)
-                .floats("floor", new float[] {-0.4f}, 1, 1, 1, 1)
+        ModelBuilder m = TestModels.builder().input("x", FLOAT, 2, 4, 17, 16)
+                .floats("w", new long[] {6, 4, 3, 3}, random(6 * 4 * 9, 1)).floats("b", new long[] {6}, random(6, 2))
+                .floats("scale", new long[] {6, 1, 1}, random(6, 3))
+                .floats("shift", new long[] {1, 6, 1, 1}, random(6, 4))
+                .floats("two", new long[] {}, new float[] {2f}).floats("sub", new long[] {6, 1, 1}, random(6, 5))
+                .floats("floor", new long[] {1, 1, 1, 1}, new float[] {-0.4f})
                 .node(conv("conv", List.of("x", "w", "b"), "c", 3, 2, 1))
                 .node("Mul", "scale", List.of("c", "scale"), List.of("c1"))
                 .node("Add", "shift", List.of("shift", "c1"), List.of("c2"))
@@ -213,11 +218,13 @@ class CpuConvFusionsTest {
     @Test
     void aDetectionHeadIsTwoTransposedConvolutions() {
         // ConvTranspose 2x2/2 -> bias Add -> BatchNormalization -> Relu -> ConvTranspose 2x2/2 -> Add -> Sigmoid
-        TestModels.Builder m = TestModels.builder().input("x", FLOAT, 1, 6, 9, 7)
-                .floats("w1", random(6 * 6 * 4, 1), 6, 6, 2, 2).floats("b1", random(6, 2), 1, 6, 1, 1)
-                .floats("gamma", random(6, 3), 6).floats("beta", random(6, 4), 6)
-                .floats("mean", random(6, 5), 6).floats("var", positive(6, 6), 6)
-                .floats("w2", random(6 * 4, 7), 6, 1, 2, 2).floats("b2", new float[] {-0.1f}, 1, 1, 1, 1)
+        ModelBuilder m = TestModels.builder().input("x", FLOAT, 1, 6, 9, 7)
+                .floats("w1", new long[] {6, 6, 2, 2}, random(6 * 6 * 4, 1))
+                .floats("b1", new long[] {1, 6, 1, 1}, random(6, 2))
+                .floats("gamma", new long[] {6}, random(6, 3)).floats("beta", new long[] {6}, random(6, 4))
+                .floats("mean", new long[] {6}, random(6, 5)).floats("var", new long[] {6}, positive(6, 6))
+                .floats("w2", new long[] {6, 1, 2, 2}, random(6 * 4, 7))
+                .floats("b2", new long[] {1, 1, 1, 1}, new float[] {-0.1f})
                 .node(node("ConvTranspose", "up1", List.of("x", "w1"), "u").addAttribute(ints("kernel_shape", 2, 2))
                         .addAttribute(ints("strides", 2, 2)))
                 .node("Add", "bias1", List.of("u", "b1"), List.of("u1"))
@@ -231,8 +238,8 @@ class CpuConvFusionsTest {
         assertEquals(List.of("ConvTranspose+Add+BatchNormalization+Relu", "ConvTranspose+Add+Sigmoid"),
                 fusedGroups(compare(m, image("x", 6, 9, 7, 8))));
         // overlapping taps: 3x3 stride 2 with padding
-        TestModels.Builder overlap = TestModels.builder().input("x", FLOAT, 1, 4, 5, 6)
-                .floats("w", random(4 * 3 * 9, 1), 4, 3, 3, 3).floats("b", random(3, 2), 3)
+        ModelBuilder overlap = TestModels.builder().input("x", FLOAT, 1, 4, 5, 6)
+                .floats("w", new long[] {4, 3, 3, 3}, random(4 * 3 * 9, 1)).floats("b", new long[] {3}, random(3, 2))
                 .node(node("ConvTranspose", "up", List.of("x", "w", "b"), "u").addAttribute(ints("strides", 2, 2))
                         .addAttribute(ints("pads", 1, 1, 1, 1)))
                 .node("Relu", "relu", List.of("u"), List.of("y"))
@@ -242,7 +249,7 @@ class CpuConvFusionsTest {
 
     @Test
     void aWrittenOutHardSwishAloneIsOneKernel() {
-        TestModels.Builder m = hardSwishConstants(TestModels.builder().input("x", FLOAT, 3, 1000))
+        ModelBuilder m = hardSwishConstants(TestModels.builder().input("x", FLOAT, 3, 1000))
                 .node("Abs", "abs", List.of("x"), List.of("a"));
         hardSwish(m, "x", "y").node("Add", "sum", List.of("y", "a"), List.of("z")).output("z", FLOAT, 3, 1000);
         float[] x = random(3000, 7);
@@ -255,27 +262,28 @@ class CpuConvFusionsTest {
     @Test
     void chainsThatDoNotQualifyStaySingleNodes() {
         // the convolution's output is also a graph output
-        TestModels.Builder exposed = TestModels.builder().input("x", FLOAT, 1, 2, 6, 6)
-                .floats("w", random(3 * 2 * 9, 1), 3, 2, 3, 3)
+        ModelBuilder exposed = TestModels.builder().input("x", FLOAT, 1, 2, 6, 6)
+                .floats("w", new long[] {3, 2, 3, 3}, random(3 * 2 * 9, 1))
                 .node(conv("conv", List.of("x", "w"), "c", 3, 1, 1))
                 .node("Relu", "relu", List.of("c"), List.of("y"))
                 .output("y", FLOAT, 1, 3, 6, 6).output("c", FLOAT, 1, 3, 6, 6);
         assertTrue(fusedGroups(compare(exposed, image("x", 2, 6, 6, 2))).isEmpty());
         // a constant that varies along the width is no channel-wise map; a constant divided by the output is none
-        TestModels.Builder widthwise = TestModels.builder().input("x", FLOAT, 1, 2, 6, 6)
-                .floats("w", random(3 * 2 * 9, 1), 3, 2, 3, 3).floats("v", random(6, 3), 6)
+        ModelBuilder widthwise = TestModels.builder().input("x", FLOAT, 1, 2, 6, 6)
+                .floats("w", new long[] {3, 2, 3, 3}, random(3 * 2 * 9, 1)).floats("v", new long[] {6}, random(6, 3))
                 .node(conv("conv", List.of("x", "w"), "c", 3, 1, 1))
                 .node("Mul", "mul", List.of("c", "v"), List.of("y"))
                 .output("y", FLOAT, 1, 3, 6, 6);
         assertTrue(fusedGroups(compare(widthwise, image("x", 2, 6, 6, 2))).isEmpty());
-        TestModels.Builder reciprocal = TestModels.builder().input("x", FLOAT, 1, 2, 6, 6)
-                .floats("w", random(3 * 2 * 9, 1), 3, 2, 3, 3).floats("one", new float[] {1f})
+        ModelBuilder reciprocal = TestModels.builder().input("x", FLOAT, 1, 2, 6, 6)
+                .floats("w", new long[] {3, 2, 3, 3}, random(3 * 2 * 9, 1))
+                .floats("one", new long[] {}, new float[] {1f})
                 .node(conv("conv", List.of("x", "w"), "c", 3, 1, 1))
                 .node("Div", "div", List.of("one", "c"), List.of("y"))
                 .output("y", FLOAT, 1, 3, 6, 6);
         assertTrue(fusedGroups(compare(reciprocal, image("x", 2, 6, 6, 2))).isEmpty());
         // weights fed at run time
-        TestModels.Builder fedWeights = TestModels.builder().input("x", FLOAT, 1, 2, 6, 6)
+        ModelBuilder fedWeights = TestModels.builder().input("x", FLOAT, 1, 2, 6, 6)
                 .input("w", FLOAT, 3, 2, 3, 3)
                 .node(conv("conv", List.of("x", "w"), "c", 3, 1, 1))
                 .node("Relu", "relu", List.of("c"), List.of("y"))

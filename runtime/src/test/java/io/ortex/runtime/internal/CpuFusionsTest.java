@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ortex.api.ElementType;
 import io.ortex.api.Environment;
 import io.ortex.api.NodeAssignment;
 import io.ortex.api.Session;
@@ -11,6 +12,7 @@ import io.ortex.api.SessionOptions;
 import io.ortex.api.Tensor;
 import io.ortex.onnx.proto.Onnx.AttributeProto;
 import io.ortex.onnx.proto.Onnx.NodeProto;
+import io.ortex.testing.ModelBuilder;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,7 +29,7 @@ import org.junit.jupiter.api.Test;
  * rounding; patterns that do not qualify are left as single nodes.
  */
 class CpuFusionsTest {
-    private static final int FLOAT = TestModels.FLOAT;
+    private static final ElementType FLOAT = TestModels.FLOAT;
     private static Environment env;
 
     @BeforeAll
@@ -66,7 +68,7 @@ class CpuFusionsTest {
     }
 
     /** Runs a model with and without the fusions; returns the fused run's assignment after checking the outputs. */
-    private static List<NodeAssignment> compare(TestModels.Builder model, Map<String, Tensor> feeds) {
+    private static List<NodeAssignment> compare(ModelBuilder model, Map<String, Tensor> feeds) {
         Map<String, Tensor> fused;
         List<NodeAssignment> assignment;
         try (Session s = env.createSession(model.bytes(), new SessionOptions())) {
@@ -103,11 +105,11 @@ class CpuFusionsTest {
                 .collect(Collectors.toList());
     }
 
-    private static TestModels.Builder matMulBias(int k, int n, boolean biasFirst) {
+    private static ModelBuilder matMulBias(int k, int n, boolean biasFirst) {
         return TestModels.builder()
                 .input("x", FLOAT, 2, 5, k)
-                .floats("w", random(k * n, 1), k, n)
-                .floats("b", random(n, 2), n)
+                .floats("w", new long[] {k, n}, random(k * n, 1))
+                .floats("b", new long[] {n}, random(n, 2))
                 .node("MatMul", "mm", List.of("x", "w"), List.of("p"))
                 .node("Add", "add", biasFirst ? List.of("b", "p") : List.of("p", "b"), List.of("y"))
                 .output("y", FLOAT, 2, 5, n);
@@ -125,13 +127,13 @@ class CpuFusionsTest {
     @Test
     void matMulBiasAndAWrittenOutGeluAreOneProductInBothOrders() {
         for (boolean halfFirst : new boolean[] {false, true}) {
-            TestModels.Builder m = TestModels.builder()
+            ModelBuilder m = TestModels.builder()
                     .input("x", FLOAT, 3, 16)
-                    .floats("w", random(16 * 24, 4), 16, 24)
-                    .floats("b", random(24, 5), 24)
-                    .floats("sqrt2", new float[] {(float) Math.sqrt(2)})
-                    .floats("one", new float[] {1f})
-                    .floats("half", new float[] {0.5f})
+                    .floats("w", new long[] {16, 24}, random(16 * 24, 4))
+                    .floats("b", new long[] {24}, random(24, 5))
+                    .floats("sqrt2", new long[] {}, new float[] {(float) Math.sqrt(2)})
+                    .floats("one", new long[] {}, new float[] {1f})
+                    .floats("half", new long[] {}, new float[] {0.5f})
                     .node("MatMul", "mm", List.of("x", "w"), List.of("p"))
                     .node("Add", "add", List.of("p", "b"), List.of("h"))
                     .node("Div", "div", List.of("h", "sqrt2"), List.of("d"))
@@ -154,12 +156,12 @@ class CpuFusionsTest {
     @Test
     void aWrittenOutLayerNormalizationIsOneKernel() {
         for (boolean axesAsInput : new boolean[] {false, true}) {
-            TestModels.Builder m = TestModels.builder()
+            ModelBuilder m = TestModels.builder()
                     .input("x", FLOAT, 4, 32)
-                    .floats("two", new float[] {2f})
-                    .floats("eps", new float[] {1e-5f})
-                    .floats("gamma", random(32, 7), 32)
-                    .floats("beta", random(32, 8), 32)
+                    .floats("two", new long[] {}, new float[] {2f})
+                    .floats("eps", new long[] {}, new float[] {1e-5f})
+                    .floats("gamma", new long[] {32}, random(32, 7))
+                    .floats("beta", new long[] {32}, random(32, 8))
                     .longs("axes", new long[] {-1}, 1);
             NodeProto.Builder mean = node("ReduceMean", "mean", axesAsInput ? List.of("x", "axes") : List.of("x"),
                     "mu");
@@ -189,17 +191,17 @@ class CpuFusionsTest {
         }
     }
 
-    private static TestModels.Builder attention(String scaleOp, boolean mask) {
+    private static ModelBuilder attention(String scaleOp, boolean mask) {
         return attention(scaleOp, mask, -1);
     }
 
-    private static TestModels.Builder attention(String scaleOp, boolean mask, long axis) {
-        TestModels.Builder m = TestModels.builder()
+    private static ModelBuilder attention(String scaleOp, boolean mask, long axis) {
+        ModelBuilder m = TestModels.builder()
                 .input("q", FLOAT, 2, 3, 10, 8)
                 .input("kt", FLOAT, 2, 3, 8, 12)
                 .input("v", FLOAT, 2, 3, 12, 8)
                 .input("mask", FLOAT, 2, 1, 1, 12)
-                .floats("c", new float[] {scaleOp.equals("Div") ? 2.828427f : 0.35355339f})
+                .floats("c", new long[] {}, new float[] {scaleOp.equals("Div") ? 2.828427f : 0.35355339f})
                 .node("MatMul", "qk", List.of("q", "kt"), List.of("s"));
         String last = "s";
         if (!scaleOp.isEmpty()) {
@@ -246,7 +248,7 @@ class CpuFusionsTest {
     @Test
     void aFusionWhoseShapesTheFastPathDoesNotTakeRunsItsNodesOneByOne() {
         // K broadcast over the batch: the attention kernel leaves it to the nodes' own kernels
-        TestModels.Builder m = TestModels.builder()
+        ModelBuilder m = TestModels.builder()
                 .input("q", FLOAT, 2, 3, 10, 8)
                 .input("kt", FLOAT, 1, 1, 8, 12)
                 .input("v", FLOAT, 2, 3, 12, 8)
@@ -264,12 +266,12 @@ class CpuFusionsTest {
     void aFallbackReadsTheConstantsTheFusionTookFromTheRuntime() {
         // gamma and beta of one value broadcast over the row: the LayerNorm kernel leaves it to the nodes, which
         // get the constants the fused node no longer receives from the initializers themselves
-        TestModels.Builder m = TestModels.builder()
+        ModelBuilder m = TestModels.builder()
                 .input("x", FLOAT, 4, 32)
-                .floats("two", new float[] {2f})
-                .floats("eps", new float[] {1e-5f})
-                .floats("gamma", new float[] {1.5f}, 1)
-                .floats("beta", new float[] {-0.25f}, 1)
+                .floats("two", new long[0], 2f)
+                .floats("eps", new long[0], 1e-5f)
+                .floats("gamma", new long[] {1}, 1.5f)
+                .floats("beta", new long[] {1}, -0.25f)
                 .node(node("ReduceMean", "mean", List.of("x"), "mu").addAttribute(ints("axes", -1)))
                 .node("Sub", "sub", List.of("x", "mu"), List.of("d"))
                 .node("Pow", "pow", List.of("d", "two"), List.of("p"))
@@ -287,13 +289,13 @@ class CpuFusionsTest {
     @Test
     void patternsThatDoNotQualifyStaySingleNodes() {
         // the product is also a graph output: the MatMul and the Add cannot become one kernel
-        TestModels.Builder m = matMulBias(8, 4, false).output("p", FLOAT, 2, 5, 4);
+        ModelBuilder m = matMulBias(8, 4, false).output("p", FLOAT, 2, 5, 4);
         assertTrue(fusedGroups(compare(m, Map.of("x", Tensor.ofFloats(random(80, 3), 2, 5, 8)))).isEmpty());
         // a bias of another length broadcasts differently
-        TestModels.Builder wrongBias = TestModels.builder()
+        ModelBuilder wrongBias = TestModels.builder()
                 .input("x", FLOAT, 2, 8)
-                .floats("w", random(32, 1), 8, 4)
-                .floats("b", random(2 * 4, 2), 2, 4)
+                .floats("w", new long[] {8, 4}, random(32, 1))
+                .floats("b", new long[] {2, 4}, random(2 * 4, 2))
                 .node("MatMul", "mm", List.of("x", "w"), List.of("p"))
                 .node("Add", "add", List.of("p", "b"), List.of("y"))
                 .output("y", FLOAT, 2, 4);

@@ -138,7 +138,8 @@ class EpLeaseTest {
     void waitingUnregistrationHidesTheDevicesAtOnceAndEndsWhenTheSessionCloses() throws Exception {
         try (RuntimeEnvironment env = newEnvironment()) {
             Session s = openOnFakeEp(env, fakeDevices(env));
-            Background unregister = new Background("unregister", () -> env.unregisterLibrary(EP, Duration.ofSeconds(20)));
+            Background unregister = new Background("unregister", () -> env.unregisterLibrary(EP,
+                    Duration.ofSeconds(20)));
             await(() -> fakeDevices(env).isEmpty(), "the draining library's devices are hidden");
             assertTrue(unregister.thread.isAlive(), "the unregistration waits for the session");
             assertEquals(List.of("CPUExecutionProvider"), env.epDevices().stream().map(EpDevice::epName).toList());
@@ -195,7 +196,8 @@ class EpLeaseTest {
         try (RuntimeEnvironment env = newEnvironment()) {
             List<EpDevice> devices = fakeDevices(env);
             Session s = openOnFakeEp(env, devices);
-            Background unregister = new Background("unregister", () -> env.unregisterLibrary(EP, Duration.ofSeconds(20)));
+            Background unregister = new Background("unregister", () -> env.unregisterLibrary(EP,
+                    Duration.ofSeconds(20)));
             await(() -> fakeDevices(env).isEmpty(), "the draining library's devices are hidden");
             EpUnavailableException e = assertThrows(EpUnavailableException.class, () -> openOnFakeEp(env, devices));
             assertEquals(ErrorCode.EP_UNAVAILABLE, e.code());

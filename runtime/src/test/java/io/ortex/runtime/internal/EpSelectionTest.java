@@ -150,7 +150,7 @@ class EpSelectionTest {
 
     @Test
     void aDelegateSeesTheModelMetadataAndItsChoiceRuns() {
-        byte[] model = TestModels.addMulRelu().model().toBuilder().setProducerVersion("9.8")
+        byte[] model = TestModels.addMulRelu().proto().toBuilder().setProducerVersion("9.8")
                 .setDomain("ai.tests").setModelVersion(7).setDocString("a doc")
                 .addMetadataProps(StringStringEntryProto.newBuilder().setKey("author").setValue("me"))
                 .build().toByteArray();
@@ -180,7 +180,8 @@ class EpSelectionTest {
                     })));
             assertEquals("EP selection delegate failed: boom", e.getMessage());
             OrtexException none = assertThrows(OrtexException.class, () -> env.createSession(
-                    TestModels.addMulRelu().bytes(), new SessionOptions().selectionDelegate((d, m, r, max) -> List.of())));
+                    TestModels.addMulRelu().bytes(), new SessionOptions().selectionDelegate((d, m, r,
+                            max) -> List.of())));
             assertTrue(none.getMessage().contains("did not select anything"), none.getMessage());
             assertEquals(0, npu.created.get() + gpu.created.get());
             assertEquals(List.of(), env.libraries().stream().filter(l -> !l.endsWith("[]")).toList(),

@@ -2,7 +2,6 @@ package io.ortex.runtime.internal;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -21,6 +20,7 @@ import io.ortex.api.TensorInfo;
 import io.ortex.api.spi.KernelContext;
 import io.ortex.ep.cpu.CpuEpFactory;
 import io.ortex.onnx.ModelReader;
+import io.ortex.testing.ModelBuilder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -55,7 +55,7 @@ class InferenceSessionTest {
         env.close();
     }
 
-    private Session open(TestModels.Builder model) {
+    private Session open(ModelBuilder model) {
         return env.createSession(model.bytes(), new SessionOptions());
     }
 
@@ -92,10 +92,10 @@ class InferenceSessionTest {
 
     @Test
     void inputsAndOutputsAreTheDeclaredOnes() {
-        TestModels.Builder m = TestModels.builder()
+        ModelBuilder m = TestModels.builder()
                 .input("x", TestModels.FLOAT, -1, 3)
                 .input("b", TestModels.FLOAT, 3)
-                .floats("b", new float[] {1, 2, 3}, 3)
+                .floats("b", new long[] {3}, 1, 2, 3)
                 .node("Add", "add", List.of("x", "b"), List.of("out"))
                 .output("out", TestModels.FLOAT, -1, 3);
         try (Session s = open(m)) {
@@ -132,7 +132,8 @@ class InferenceSessionTest {
             Map<String, Tensor> unknown = new HashMap<>(Map.of("x", good, "y", good));
             unknown.put("z", good);
             assertRefused(s, unknown, "'z'");
-            assertRefused(s, Map.of("x", good, "y", Tensor.ofDoubles(new double[6], 2, 3)), "'y'", "float32", "float64");
+            assertRefused(s, Map.of("x", good, "y", Tensor.ofDoubles(new double[6], 2, 3)), "'y'", "float32",
+                    "float64");
             assertRefused(s, Map.of("x", Tensor.ofFloats(new float[6], 6), "y", good), "'x'", "rank 2");
             assertRefused(s, Map.of("x", good, "y", Tensor.ofFloats(new float[6], 3, 2)), "'y'", "dimension 0");
             Map<String, Tensor> nullValue = new HashMap<>(Map.of("x", good));
@@ -146,7 +147,7 @@ class InferenceSessionTest {
 
     @Test
     void anOpNoEpSupportsFailsAtCreationNamingNodeAndOp() {
-        TestModels.Builder m = TestModels.builder()
+        ModelBuilder m = TestModels.builder()
                 .input("x", TestModels.FLOAT, 2)
                 .node("Relu", "first", List.of("x"), List.of("r"))
                 .node("FancyOp", "the_fancy_one", List.of("r"), List.of("out"))
@@ -217,7 +218,7 @@ class InferenceSessionTest {
 
     @Test
     void thePlanFreesEachIntermediateAfterItsLastReader() {
-        TestModels.Builder m = TestModels.addMulRelu()
+        ModelBuilder m = TestModels.addMulRelu()
                 .node("Relu", "dead_end", List.of("s"), List.of("unused"));
         try (InferenceSession s = InferenceSession.create(ModelReader.read(m.bytes(), null), new SessionOptions()
                 .graphOptimizationLevel(GraphOptimizationLevel.DISABLE_ALL),

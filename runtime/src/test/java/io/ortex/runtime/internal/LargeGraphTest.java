@@ -14,6 +14,7 @@ import io.ortex.onnx.proto.Onnx.GraphProto;
 import io.ortex.onnx.proto.Onnx.ModelProto;
 import io.ortex.onnx.proto.Onnx.NodeProto;
 import io.ortex.onnx.proto.Onnx.OperatorSetIdProto;
+import io.ortex.testing.ModelBuilder;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -31,8 +32,8 @@ class LargeGraphTest {
     /** A chain {@code x -> Relu -> ... -> y} of {@code count} nodes. */
     static byte[] reluChain(int count) {
         GraphProto.Builder g = GraphProto.newBuilder().setName("chain")
-                .addInput(TestModels.valueInfo("x", TestModels.FLOAT, 2))
-                .addOutput(TestModels.valueInfo("y", TestModels.FLOAT, 2));
+                .addInput(ModelBuilder.valueInfo("x", TestModels.FLOAT, 2))
+                .addOutput(ModelBuilder.valueInfo("y", TestModels.FLOAT, 2));
         for (int i = 0; i < count; i++) {
             g.addNode(NodeProto.newBuilder().setOpType("Relu").setName("n" + i)
                     .addInput(i == 0 ? "x" : "v" + (i - 1)).addOutput(i == count - 1 ? "y" : "v" + i));

@@ -9,9 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ortex.api.Environment;
 import io.ortex.api.EpDevice;
 import io.ortex.api.EpDeviceListener;
-import io.ortex.api.Environment;
 import io.ortex.api.ErrorCode;
 import io.ortex.api.HardwareDevice;
 import io.ortex.api.HardwareDeviceType;

@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ortex.api.Environment;
 import io.ortex.api.EpDevice;
 import io.ortex.api.EpLibraryInfo;
 import io.ortex.api.EpUnavailableException;
-import io.ortex.api.Environment;
 import io.ortex.api.HardwareDevice;
 import io.ortex.api.HardwareDeviceType;
 import io.ortex.api.Session;
@@ -76,7 +76,8 @@ class LibraryWithdrawalTest {
             env.withdrawLibrary("fake.bundle", Duration.ofMillis(200), true);
             assertTrue(System.nanoTime() - start >= TimeUnit.MILLISECONDS.toNanos(200));
             assertEquals(1, factory.released.get(), "the session's EP was released before the library");
-            assertTrue(env.libraries().stream().noneMatch(l -> l.startsWith("fake.bundle")), env.libraries().toString());
+            assertTrue(env.libraries().stream().noneMatch(l -> l.startsWith("fake.bundle")), env.libraries()
+                    .toString());
             EpUnavailableException e = assertThrows(EpUnavailableException.class, () -> checkRun(s));
             assertTrue(e.getMessage().contains(EP) && e.getMessage().contains("fake.bundle"), e.getMessage());
             s.close();

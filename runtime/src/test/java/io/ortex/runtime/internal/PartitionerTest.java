@@ -21,6 +21,7 @@ import io.ortex.ep.cpu.CpuEpFactory;
 import io.ortex.onnx.Graph;
 import io.ortex.onnx.ModelReader;
 import io.ortex.onnx.OnnxModel;
+import io.ortex.testing.ModelBuilder;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -36,7 +37,7 @@ class PartitionerTest {
     private final List<String> log = new ArrayList<>();
 
     /** {@code a = x + y; r = Relu(a); out = a + r}, nodes a1, r, a2; x, y: float[4]. */
-    private static TestModels.Builder diamond() {
+    private static ModelBuilder diamond() {
         return TestModels.builder()
                 .input("x", TestModels.FLOAT, 4)
                 .input("y", TestModels.FLOAT, 4)
@@ -54,7 +55,7 @@ class PartitionerTest {
     /** What {@link #diamond()} computes on {@link #diamondFeeds()}. */
     private static final float[] DIAMOND_OUT = {3, -1, -2, -2};
 
-    private InferenceSession session(TestModels.Builder model, FakeEp... fakes) {
+    private InferenceSession session(ModelBuilder model, FakeEp... fakes) {
         List<EpBinding> bindings = new ArrayList<>();
         for (FakeEp f : fakes) {
             bindings.add(new EpBinding(new CountingEpFactory(f.name(), () -> f), List.of(SupportedDevice.of(CPU))));
@@ -99,7 +100,7 @@ class PartitionerTest {
     @Test
     void groupsThatFeedEachOtherOnceFusedGetNothing() {
         // A = {pa, va} and B = {qb, ub}: pa feeds qb and ub feeds va, so fused A needs B and B needs A
-        TestModels.Builder m = TestModels.builder()
+        ModelBuilder m = TestModels.builder()
                 .input("x", TestModels.FLOAT, 4)
                 .node("Relu", "pa", List.of("x"), List.of("p"))
                 .node("Relu", "qb", List.of("p"), List.of("q"))
@@ -184,11 +185,11 @@ class PartitionerTest {
      * {@code s = x + b; r = Relu(s); m = r * y; out = m + s}: the fake EP fuses {@code add, relu}, the CPU EP runs
      * {@code mul, add2}.
      */
-    private static TestModels.Builder fusable() {
+    private static ModelBuilder fusable() {
         return TestModels.builder()
                 .input("x", TestModels.FLOAT, 2, 3)
                 .input("y", TestModels.FLOAT, 2, 3)
-                .floats("b", new float[] {1, -2, 0.5f}, 3)
+                .floats("b", new long[] {3}, 1, -2, 0.5f)
                 .node("Add", "add", List.of("x", "b"), List.of("s"))
                 .node("Relu", "relu", List.of("s"), List.of("r"))
                 .node("Mul", "mul", List.of("r", "y"), List.of("m"))
@@ -247,7 +248,7 @@ class PartitionerTest {
 
     @Test
     void aGroupOutputThatIsAGraphOutputIsReturned() {
-        TestModels.Builder m = TestModels.builder()
+        ModelBuilder m = TestModels.builder()
                 .input("x", TestModels.FLOAT, 3)
                 .input("y", TestModels.FLOAT, 3)
                 .node("Add", "add", List.of("x", "y"), List.of("s"))

@@ -181,7 +181,7 @@ class PluginEpExecutionTest {
             public boolean canCopy(MemoryDevice source, MemoryDevice target) {
                 return false;
             }
-        }}) {
+        } }) {
             List<FakeEp> eps = Collections.synchronizedList(new java.util.ArrayList<>());
             CountingEpFactory npu = npuFactory(eps, transfer, "Mul");
             try (RuntimeEnvironment env = environment(npu)) {

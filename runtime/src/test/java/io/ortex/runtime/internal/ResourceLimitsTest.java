@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ortex.api.ElementType;
 import io.ortex.api.ErrorCode;
 import io.ortex.api.HardwareDevice;
 import io.ortex.api.HardwareDeviceType;
@@ -21,7 +22,7 @@ import io.ortex.onnx.proto.Onnx.GraphProto;
 import io.ortex.onnx.proto.Onnx.ModelProto;
 import io.ortex.onnx.proto.Onnx.NodeProto;
 import io.ortex.onnx.proto.Onnx.OperatorSetIdProto;
-import io.ortex.onnx.proto.Onnx.TensorProto;
+import io.ortex.testing.ModelBuilder;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -90,8 +91,8 @@ class ResourceLimitsTest {
     void tensorElementsAndInitializerBytes() {
         byte[] bytes = TestModels.builder()
                 .input("x", TestModels.FLOAT, 100)
-                .floats("a", new float[100], 100)
-                .floats("b", new float[100], 100)
+                .floats("a", new long[] {100}, new float[100])
+                .floats("b", new long[] {100}, new float[100])
                 .node("Add", "add", List.of("x", "a"), List.of("s"))
                 .node("Add", "add2", List.of("s", "b"), List.of("out"))
                 .output("out", TestModels.FLOAT, 100)
@@ -128,15 +129,15 @@ class ResourceLimitsTest {
         // If(cond) { If(cond) { Identity(x) } }: two levels of subgraphs
         GraphProto inner = GraphProto.newBuilder().setName("inner")
                 .addNode(NodeProto.newBuilder().setOpType("Identity").setName("id").addInput("x").addOutput("r"))
-                .addOutput(TestModels.valueInfo("r", TestModels.FLOAT, 2)).build();
+                .addOutput(ModelBuilder.valueInfo("r", TestModels.FLOAT, 2)).build();
         GraphProto middle = GraphProto.newBuilder().setName("middle")
                 .addNode(ifNode("inner_if", inner, "m"))
-                .addOutput(TestModels.valueInfo("m", TestModels.FLOAT, 2)).build();
+                .addOutput(ModelBuilder.valueInfo("m", TestModels.FLOAT, 2)).build();
         GraphProto.Builder main = GraphProto.newBuilder().setName("main")
-                .addInput(TestModels.valueInfo("cond", TensorProto.DataType.BOOL_VALUE))
-                .addInput(TestModels.valueInfo("x", TestModels.FLOAT, 2))
+                .addInput(ModelBuilder.valueInfo("cond", ElementType.BOOL, new long[0]))
+                .addInput(ModelBuilder.valueInfo("x", TestModels.FLOAT, 2))
                 .addNode(ifNode("outer_if", middle, "y"))
-                .addOutput(TestModels.valueInfo("y", TestModels.FLOAT, 2));
+                .addOutput(ModelBuilder.valueInfo("y", TestModels.FLOAT, 2));
         byte[] bytes = model(main).toByteArray();
         try (RuntimeEnvironment env = env(Map.of())) {
             refused(ResourceLimits.NESTING_DEPTH, () -> env.createSession(bytes,

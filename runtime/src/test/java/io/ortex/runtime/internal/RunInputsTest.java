@@ -123,7 +123,7 @@ class RunInputsTest {
         byte[] model = TestModels.builder()
                 .input("indices", TestModels.INT64, 2)
                 .input("depth", TestModels.FLOAT)
-                .floats("values", new float[] {0, 1}, 2)
+                .floats("values", new long[] {2}, new float[] {0, 1})
                 .node("OneHot", "hot", List.of("indices", "depth", "values"), List.of("out"))
                 .output("out", TestModels.FLOAT, 2, -1)
                 .bytes();

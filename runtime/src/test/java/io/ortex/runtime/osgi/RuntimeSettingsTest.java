@@ -31,6 +31,16 @@ class RuntimeSettingsTest {
     }
 
     @Test
+    void aCommandsEnvironmentIsAddedAndWinsOverConfigAdmin() {
+        RuntimeSettings s = RuntimeSettings.parse(Map.of("allow_virtual_devices", "false",
+                "ortex.discovery.sysfs_root", "/sys"), Map.of("allow_virtual_devices", "1",
+                "ortex.compile_cache.dir", "/tmp/cache"));
+        assertTrue(s.grantsVirtualDevices("any.bundle"));
+        assertEquals(Map.of("allow_virtual_devices", "1", "ortex.compile_cache.dir", "/tmp/cache",
+                "ortex.discovery.sysfs_root", "/sys"), s.environmentConfig());
+    }
+
+    @Test
     void stringsAsFromACfgFile() {
         RuntimeSettings s = RuntimeSettings.parse(Map.of("default.policy", "prefer_npu", "drain.limit.seconds", "5",
                 "drain.outcome", "WAIT", "virtual.grants", "a.b, c.d", "intra.op.threads", "3",

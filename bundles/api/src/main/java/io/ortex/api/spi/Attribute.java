@@ -4,6 +4,7 @@ import io.ortex.api.InvalidModelException;
 import io.ortex.api.Tensor;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
  * One node attribute, decoded: numbers as Java primitives, strings as UTF-8 text, tensors as {@link Tensor}s and
@@ -51,6 +52,37 @@ public final class Attribute {
      */
     public static Attribute ofString(String name, String value) {
         return new Attribute(name, AttributeType.STRING, value);
+    }
+
+    /**
+     * Creates a string attribute whose value is made when first read, once: for a model reader, whose string
+     * attributes are bytes that may be large and are rarely read as text (an EPContext node's embedded payload).
+     * Added in package version 0.3.0.
+     *
+     * @param name the name
+     * @param value makes the value; called at most once, on the first thread that reads it
+     * @return the attribute
+     */
+    public static Attribute ofDeferredString(String name, Supplier<String> value) {
+        return new Attribute(name, AttributeType.STRING, new LazyString(value));
+    }
+
+    /** A string made when first read. */
+    private static final class LazyString {
+        private Supplier<String> maker;
+        private String value;
+
+        LazyString(Supplier<String> maker) {
+            this.maker = Objects.requireNonNull(maker, "value");
+        }
+
+        synchronized String get() {
+            if (value == null) {
+                value = Objects.requireNonNull(maker.get(), "value");
+                maker = null;
+            }
+            return value;
+        }
     }
 
     /**
@@ -176,7 +208,8 @@ public final class Attribute {
      * @return the value
      */
     public String asString() {
-        return (String) expect(AttributeType.STRING);
+        Object v = expect(AttributeType.STRING);
+        return v instanceof LazyString lazy ? lazy.get() : (String) v;
     }
 
     /**

@@ -75,6 +75,28 @@ class AttributeTest {
     }
 
     @Test
+    void aDeferredStringIsMadeOnceWhenFirstRead() throws Exception {
+        java.util.concurrent.atomic.AtomicInteger made = new java.util.concurrent.atomic.AtomicInteger();
+        Attribute a = Attribute.ofDeferredString("ep_cache_context", () -> {
+            made.incrementAndGet();
+            return "payload";
+        });
+        assertEquals(0, made.get(), "nothing is made before it is read");
+        assertEquals("ep_cache_context:STRING", a.toString());
+        List<Thread> readers = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            Thread t = new Thread(() -> assertEquals("payload", a.asString()));
+            readers.add(t);
+            t.start();
+        }
+        for (Thread t : readers) {
+            t.join();
+        }
+        assertEquals(1, made.get());
+        assertThrows(InvalidModelException.class, a::asInt);
+    }
+
+    @Test
     void nullsAreRefused() {
         assertThrows(NullPointerException.class, () -> Attribute.ofInt(null, 1));
         assertThrows(NullPointerException.class, () -> Attribute.ofString("s", null));

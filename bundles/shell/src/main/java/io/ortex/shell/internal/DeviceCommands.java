@@ -73,7 +73,9 @@ public final class DeviceCommands {
 
     /**
      * Lists EP devices: the selectable ones in ONNX Runtime's order, then those of libraries being removed, each with
-     * its state ({@code ACTIVE} or {@code DRAINING}) and the sessions holding its EP.
+     * its state ({@code ACTIVE} or {@code DRAINING}) and the sessions holding its EP; then every EP of a library that
+     * offers no device, with why (its virtual devices are not granted, no hardware found is one it supports, or its
+     * factory failed), so that no EP library is left out.
      *
      * @param o the parsed options
      * @param out where the list goes
@@ -88,7 +90,19 @@ public final class DeviceCommands {
                     for (EpRow r : rows) {
                         EpDevice d = r.device();
                         g.writeStartObject();
-                        g.writeStringField("ep", d.epName());
+                        g.writeStringField("ep", r.ep());
+                        if (d == null) {
+                            g.writeStringField("library", r.library());
+                            g.writeStringField("state", r.state().name());
+                            g.writeArrayFieldStart("sessions");
+                            for (String s : r.holders()) {
+                                g.writeString(s);
+                            }
+                            g.writeEndArray();
+                            g.writeStringField("no_device", r.reason());
+                            g.writeEndObject();
+                            continue;
+                        }
                         g.writeStringField("vendor", d.epVendor());
                         g.writeStringField("device_type", d.device().type().name());
                         g.writeStringField("device_vendor", d.device().vendor());
@@ -114,6 +128,12 @@ public final class DeviceCommands {
             out.printf(format, "EP", "VENDOR", "TYPE", "VIRTUAL", "VERSION", "STATE", "SESSIONS");
             for (EpRow r : rows) {
                 EpDevice d = r.device();
+                if (d == null) {
+                    out.printf(format, Table.fit(r.ep(), 26), "-", "-", "-", "-", r.state(),
+                            Table.fit(r.holders().isEmpty() ? "-" : String.join(",", r.holders()), 27));
+                    out.println(Table.fitStart("  no device: " + r.reason(), 100));
+                    continue;
+                }
                 out.printf(format, Table.fit(d.epName(), 26), Table.fit(d.epVendor(), 14), d.device().type(),
                         d.device().isVirtual() ? "yes" : "no", Table.fit(d.version(), 8), r.state(),
                         Table.fit(r.holders().isEmpty() ? "-" : String.join(",", r.holders()), 27));

@@ -57,8 +57,10 @@ public final class SessionSettings {
     /**
      * Gives the environment for a command and registers the libraries given with {@code --register}: a new one,
      * with the entries of {@code --env}; or, inside {@link #withEnvironment}, a view of the shared one whose close
-     * unregisters those libraries (there {@code --env} is refused: the shared environment is configured through
-     * ConfigAdmin, PID {@code io.ortex.runtime}).
+     * unregisters those libraries. A shared environment takes {@code --env} only when it already has those entries:
+     * the framework the launcher starts for one verb is configured with that verb's {@code --env} entries, while the
+     * interactive shell's runtime, shared by every command, is configured through ConfigAdmin (PID
+     * {@code io.ortex.runtime}; {@code ortex:policy} for the default policy), so there {@code --env} is refused.
      *
      * @param o the parsed options
      * @return the environment, which the caller closes
@@ -67,9 +69,16 @@ public final class SessionSettings {
         Map<String, String> env = o.keyValues("--env");
         Map<String, String> libraries = o.keyValues("--register");
         Environment shared = SHARED.get();
-        if (shared != null && !env.isEmpty()) {
-            throw new UsageException("--env " + env.keySet().iterator().next() + ": the framework's environment is "
-                    + "configured through ConfigAdmin (PID io.ortex.runtime, conf/io.ortex.runtime.cfg), not --env");
+        if (shared != null) {
+            Map<String, String> applied = shared.config();
+            for (Map.Entry<String, String> e : env.entrySet()) {
+                if (!e.getValue().equals(applied.get(e.getKey()))) {
+                    throw new UsageException("--env " + e.getKey() + ": the shell's runtime is shared by every "
+                            + "command and configured through ConfigAdmin (PID io.ortex.runtime: "
+                            + "conf/io.ortex.runtime.cfg or a .cfg in deploy/; ortex:policy sets the default policy); "
+                            + "--env applies to one verb run as 'ortex VERB ... --env KEY=VALUE'");
+                }
+            }
         }
         Environment e = shared != null ? new SharedEnvironment(shared) : Environment.create(env);
         try {

@@ -96,7 +96,8 @@ public final class TestCommand {
         double atol = o.getDouble("--atol", DEFAULT_ATOL);
         List<CaseResult> results;
         try (Environment env = SessionSettings.environment(o)) {
-            results = runCases(env, cases, SessionSettings.sessionOptions(o, env), rtol, atol, r -> out.println(r.line()));
+            results = runCases(env, cases, SessionSettings.sessionOptions(o, env), rtol, atol,
+                    r -> out.println(r.line()));
         }
         long failed = results.stream().filter(r -> r.outcome() != Outcome.PASS).count();
         String summary = (results.size() - failed) + " passed, " + failed + " failed";

@@ -43,7 +43,7 @@ public final class DeviceShellCommands {
      * @param json whether to print JSON
      */
     @Descriptor("lists the EP devices: name, vendor, device type, virtual, version, state (ACTIVE or DRAINING) and "
-            + "the sessions holding the EP")
+            + "the sessions holding the EP; then the EPs that offer no device, with why")
     public void eps(@Descriptor("print JSON") @Parameter(names = "--json", presentValue = "true",
             absentValue = "false") boolean json) {
         Verbs.shell(environment, "eps", json ? new String[] {"--json"} : new String[0]);

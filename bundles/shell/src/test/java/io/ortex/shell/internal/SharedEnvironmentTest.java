@@ -11,7 +11,10 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Commands run with a shared environment: they get a view that does not close it, and --env is refused. */
+/**
+ * Commands run with a shared environment: they get a view that does not close it, and --env is refused unless the
+ * shared environment was created with those entries (the framework of one verb).
+ */
 class SharedEnvironmentTest {
     private static Options options(String... args) {
         return Options.parse(List.of(args), DeviceCommands.FLAGS, DeviceCommands.VALUED);
@@ -32,8 +35,19 @@ class SharedEnvironmentTest {
             assertEquals(devices, shared.epDevices().size(), "closing the view left the environment open");
             UsageException e = assertThrows(UsageException.class, () -> SessionSettings.withEnvironment(shared,
                     () -> SessionSettings.environment(options("--env", "allow_virtual_devices=1"))));
-            assertTrue(e.getMessage().startsWith("--env allow_virtual_devices: the framework's environment is "
-                    + "configured through ConfigAdmin"), e.getMessage());
+            assertTrue(e.getMessage().startsWith("--env allow_virtual_devices: the shell's runtime is shared by "
+                    + "every command and configured through ConfigAdmin"), e.getMessage());
+        }
+        try (Environment oneVerb = Environment.create(Map.of("allow_virtual_devices", "1"))) {
+            SessionSettings.withEnvironment(oneVerb, () -> {
+                try (Environment view = SessionSettings.environment(options("--env", "allow_virtual_devices=1"))) {
+                    assertEquals("1", view.config().get("allow_virtual_devices"));
+                }
+                return null;
+            });
+            UsageException other = assertThrows(UsageException.class, () -> SessionSettings.withEnvironment(oneVerb,
+                    () -> SessionSettings.environment(options("--env", "allow_virtual_devices=0"))));
+            assertTrue(other.getMessage().startsWith("--env allow_virtual_devices: "), other.getMessage());
         }
         try (Environment own = SessionSettings.environment(options("--env", "allow_virtual_devices=1"))) {
             assertEquals(Map.of("allow_virtual_devices", "1"), own.config(), "outside, --env makes a new one");

@@ -61,7 +61,8 @@ public final class CpuEpFactory implements EpFactory {
     }
 
     @Override
-    public List<SupportedDevice> supportedDevices(List<HardwareDevice> hardware, Map<String, String> environmentConfig) {
+    public List<SupportedDevice> supportedDevices(List<HardwareDevice> hardware,
+                                                  Map<String, String> environmentConfig) {
         List<SupportedDevice> out = new ArrayList<>();
         for (HardwareDevice d : hardware) {
             if (d.type() == HardwareDeviceType.CPU && !d.isVirtual()) {

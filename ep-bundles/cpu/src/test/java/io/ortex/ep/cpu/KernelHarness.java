@@ -9,6 +9,7 @@ import io.ortex.onnx.ModelReader;
 import io.ortex.onnx.OnnxModel;
 import io.ortex.onnx.TensorCodec;
 import io.ortex.onnx.proto.Onnx;
+import io.ortex.testing.ModelRunner;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,9 +21,22 @@ import java.util.Map;
 
 /**
  * Runs small models straight through the CPU EP's kernels, node by node in topological order, for the kernel unit
- * tests. The runtime's executor is tested on its own; this keeps kernel tests independent of it.
+ * tests. The runtime's executor is tested on its own; this keeps kernel tests independent of it. It is this module's
+ * {@link ModelRunner} (see {@code META-INF/services}), so the shared one-node models run through it too.
  */
 public final class KernelHarness {
+    /** The harness as the test fixtures' model runner. */
+    public static final class Runner implements ModelRunner {
+        /** Creates the runner. */
+        public Runner() {
+        }
+
+        @Override
+        public Map<String, Tensor> run(Onnx.ModelProto model, Map<String, Tensor> inputs) {
+            return KernelHarness.run(model, inputs);
+        }
+    }
+
     private static final OpRegistry REGISTRY = new CpuEpFactory().registry();
 
     /** A sequential kernel context that runs nested subgraphs node by node, as this harness runs models. */

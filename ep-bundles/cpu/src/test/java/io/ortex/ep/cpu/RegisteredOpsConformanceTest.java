@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ortex.api.ElementType;
 import io.ortex.api.Tensor;
 import io.ortex.onnx.TensorComparison;
+import io.ortex.testing.ConformanceSuite;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,7 +13,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,8 +29,7 @@ class RegisteredOpsConformanceTest {
 
     @Test
     void registeredOpsPassTheirConformanceCases() throws IOException {
-        Path root = Path.of(System.getProperty("ortex.shared", "../../../shared"), "conformance", "onnx-node");
-        Assumptions.assumeTrue(Files.isDirectory(root), "shared conformance data not found at " + root);
+        Path root = ConformanceSuite.nodeCases();
         Set<String> ops = new CpuEpFactory().registry().ops();
         Pattern filter = Pattern.compile(System.getProperty("ortex.conformance.filter", ".*"));
         List<String> report = new ArrayList<>();

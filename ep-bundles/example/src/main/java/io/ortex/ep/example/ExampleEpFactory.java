@@ -89,7 +89,8 @@ public final class ExampleEpFactory implements EpFactory {
      * {@code emulation=host}, and the default EP option {@code fuse=1}; {@code version} is added by the runtime.
      */
     @Override
-    public List<SupportedDevice> supportedDevices(List<HardwareDevice> hardware, Map<String, String> environmentConfig) {
+    public List<SupportedDevice> supportedDevices(List<HardwareDevice> hardware,
+                                                  Map<String, String> environmentConfig) {
         if (!"1".equals(environmentConfig.get(Environment.ALLOW_VIRTUAL_DEVICES))) {
             return List.of();
         }

@@ -10,8 +10,10 @@ import io.ortex.api.Session;
 import io.ortex.api.SessionOptions;
 import io.ortex.api.Tensor;
 import io.ortex.ep.cpu.CpuEpFactory;
+import io.ortex.onnx.proto.Onnx;
 import io.ortex.runtime.internal.RuntimeEnvironment;
 import io.ortex.runtime.internal.discovery.HardwareDiscovery;
+import io.ortex.testing.ModelBuilder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -90,7 +92,7 @@ class CompileCacheTest {
             assertEquals(1, entries().size(), "one entry, payloads embedded");
             List<String> all;
             try (var s = Files.list(cache)) {
-                all = s.map(p -> p.getFileName().toString()).toList();
+                all = s.map(p -> p.getFileName().toString()).filter(n -> !n.equals("file-hashes")).toList();
             }
             assertEquals(1, all.size(), "no temporary file or context binary left: " + all);
             assertArrayEquals(expected, run(env, cached()));
@@ -169,6 +171,50 @@ class CompileCacheTest {
             List<Path> left = entries();
             assertEquals(2, left.size(), left.toString());
             assertTrue(left.contains(a) && !left.contains(b), "b was evicted, a kept: " + left);
+        }
+    }
+
+    /** An MLP on the NPU whose output the CPU EP scales by a table, an initializer the source keeps. */
+    static byte[] mlpWithTable(float scale) {
+        Random random = new Random(11);
+        float[] table = new float[4096];
+        java.util.Arrays.fill(table, scale);
+        return new ModelBuilder()
+                .input("x", -1, 8)
+                .initializer("w1", Tensors.random(random, 8, 4096))
+                .initializer("b1", Tensors.random(random, 4096))
+                .initializer("table", Tensor.ofFloats(table, 4096))
+                .node("MatMul", "mm1", List.of("x", "w1"), List.of("h1"))
+                .node("Add", "add1", List.of("h1", "b1"), List.of("h2"))
+                .node("Div", "scale", List.of("h2", "table"), List.of("y"))
+                .output("y").proto().toByteArray();
+    }
+
+    @Test
+    void theEntryLeavesTheSourcesWeightsInTheSourceAndAChangedSourceIsAMiss() throws IOException {
+        Files.write(source, mlpWithTable(2f));
+        Files.setLastModifiedTime(source, java.nio.file.attribute.FileTime.fromMillis(
+                System.currentTimeMillis() - 60_000));
+        CountingExampleFactory ep = new CountingExampleFactory("0.1.0");
+        try (RuntimeEnvironment env = environment(ep, Map.of())) {
+            float[] cold = run(env, cached());
+            Path entry = entries().get(0);
+            Onnx.ModelProto stored = Onnx.ModelProto.parseFrom(java.util.Arrays.copyOf(Files.readAllBytes(entry),
+                    (int) Files.size(entry) - 16));
+            assertEquals(List.of(), stored.getGraph().getInitializerList().stream().map(Onnx.TensorProto::getName)
+                    .toList(), "the table stays in the source; w1 and b1 are in the EP's payload");
+            assertTrue(Files.size(entry) < Files.size(source), Files.size(entry) + " >= " + Files.size(source));
+            assertArrayEquals(cold, run(env, cached()), "a hit takes the table from the source");
+            assertEquals(1, ep.compiled.get());
+            assertTrue(Files.isDirectory(cache.resolve("file-hashes")), "the model's hash is memoized");
+
+            // new weights of the same size: a new modification time, so a new key
+            Files.write(source, mlpWithTable(4f));
+            float[] changed = run(env, cached());
+            assertEquals(2, ep.compiled.get(), "the changed model is compiled, not taken from the old entry");
+            for (int i = 0; i < cold.length; i++) {
+                assertEquals(cold[i] / 2, changed[i], 1e-6f);
+            }
         }
     }
 

@@ -1,13 +1,13 @@
 package io.ortex.ep.example;
 
-import static io.ortex.ep.example.ModelBuilder.attr;
-import static io.ortex.ep.example.ModelBuilder.ints;
+import static io.ortex.testing.Attributes.attr;
+import static io.ortex.testing.Attributes.ints;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.ortex.api.Tensor;
-import io.ortex.api.spi.KernelContext;
 import io.ortex.onnx.OnnxModel;
 import io.ortex.onnx.proto.Onnx;
+import io.ortex.testing.ModelBuilder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -22,25 +22,27 @@ import org.junit.jupiter.params.provider.ValueSource;
 class ComputeTest {
     private final Random random = new Random(11);
 
-    /** Runs the model with the example EP (all of it in {@code groups} groups) and on the CPU EP; compares. */
-    private MiniSession.Result check(OnnxModel model, Map<String, Tensor> feeds, int groups, boolean fuse,
-                                     KernelContext context) {
-        return check(model, feeds, groups, fuse, context, 1e-5);
+    /**
+     * Runs the model through the runtime with the example EP (all of it in {@code groups} groups) and on the CPU EP
+     * alone; compares.
+     */
+    private ExampleRuns.Result check(OnnxModel model, Map<String, Tensor> feeds, int groups, boolean fuse,
+                                     int threads) {
+        return check(model, feeds, groups, fuse, threads, 1e-5);
     }
 
-    private MiniSession.Result check(OnnxModel model, Map<String, Tensor> feeds, int groups, boolean fuse,
-                                     KernelContext context, double atol) {
-        MiniSession.Result result = MiniSession.runWithExample(model, feeds, new ExampleExecutionProvider(fuse),
-                context);
+    private ExampleRuns.Result check(OnnxModel model, Map<String, Tensor> feeds, int groups, boolean fuse,
+                                     int threads, double atol) {
+        ExampleRuns.Result result = ExampleRuns.runWithExample(model, feeds, fuse, threads);
         assertEquals(groups, result.groups().size(), "groups");
         assertEquals(model.graph().nodes().size(), result.groups().stream().mapToInt(List::size).sum(),
                 "every node is claimed");
-        MiniSession.assertClose(MiniSession.runOnCpu(model, feeds), result.outputs(), atol);
+        ExampleRuns.assertClose(ExampleRuns.runOnCpu(model, feeds), result.outputs(), atol);
         return result;
     }
 
-    private MiniSession.Result check(OnnxModel model, Map<String, Tensor> feeds) {
-        return check(model, feeds, 1, true, MiniSession.SEQUENTIAL);
+    private ExampleRuns.Result check(OnnxModel model, Map<String, Tensor> feeds) {
+        return check(model, feeds, 1, true, 1);
     }
 
     private static Map<String, Tensor> feeds(Object... nameThenTensor) {
@@ -58,11 +60,11 @@ class ComputeTest {
                 .initializer("b1", Tensors.random(random, hidden))
                 .initializer("w2", Tensors.random(random, hidden, out))
                 .initializer("b2", Tensors.random(random, out))
-                .node("mm1", "MatMul", List.of("x", "w1"), "h1")
-                .node("add1", "Add", List.of("h1", "b1"), "h2")
-                .node("relu", "Relu", List.of("h2"), "h3")
-                .node("mm2", "MatMul", List.of("h3", "w2"), "h4")
-                .node("add2", "Add", List.of("h4", "b2"), "y")
+                .node("MatMul", "mm1", List.of("x", "w1"), List.of("h1"))
+                .node("Add", "add1", List.of("h1", "b1"), List.of("h2"))
+                .node("Relu", "relu", List.of("h2"), List.of("h3"))
+                .node("MatMul", "mm2", List.of("h3", "w2"), List.of("h4"))
+                .node("Add", "add2", List.of("h4", "b2"), List.of("y"))
                 .output("y").build();
     }
 
@@ -70,15 +72,15 @@ class ComputeTest {
     @ValueSource(booleans = {true, false})
     void mlpMatchesTheCpuEp(boolean fuse) {
         OnnxModel model = mlp(16, 32, 5);
-        check(model, feeds("x", Tensors.random(random, 3, 16)), 1, fuse, MiniSession.SEQUENTIAL);
-        check(model, feeds("x", Tensors.random(random, 1, 16)), 1, fuse, MiniSession.SEQUENTIAL);
+        check(model, feeds("x", Tensors.random(random, 3, 16)), 1, fuse, 1);
+        check(model, feeds("x", Tensors.random(random, 1, 16)), 1, fuse, 1);
     }
 
     @Test
     void largeMlpMatchesOnParallelThreads() {
         OnnxModel model = mlp(256, 512, 64);
         // the second layer sums 512 products of hidden values up to ~10: rounding reaches a few 1e-5 absolute
-        check(model, feeds("x", Tensors.random(random, 64, 256)), 1, true, MiniSession.PARALLEL, 2e-4);
+        check(model, feeds("x", Tensors.random(random, 64, 256)), 1, true, 4, 2e-4);
     }
 
     @Test
@@ -87,18 +89,17 @@ class ComputeTest {
                 .input("x", 2, 4)
                 .initializer("w1", Tensors.random(random, 4, 8)).initializer("b1", Tensors.random(random, 8))
                 .initializer("w2", Tensors.random(random, 8, 3)).initializer("b2", Tensors.random(random, 3))
-                .node("mm1", "MatMul", List.of("x", "w1"), "h1")
-                .node("add1", "Add", List.of("h1", "b1"), "h2")
-                .node("relu", "Relu", List.of("h2"), "h3")
-                .node("mm2", "MatMul", List.of("h3", "w2"), "h4")
-                .node("add2", "Add", List.of("h4", "b2"), "logits")
-                .node("softmax", "Softmax", List.of("logits"), "y")
+                .node("MatMul", "mm1", List.of("x", "w1"), List.of("h1"))
+                .node("Add", "add1", List.of("h1", "b1"), List.of("h2"))
+                .node("Relu", "relu", List.of("h2"), List.of("h3"))
+                .node("MatMul", "mm2", List.of("h3", "w2"), List.of("h4"))
+                .node("Add", "add2", List.of("h4", "b2"), List.of("logits"))
+                .node("Softmax", "softmax", List.of("logits"), List.of("y"))
                 .output("y").build();
         Map<String, Tensor> feeds = feeds("x", Tensors.random(random, 2, 4));
-        MiniSession.Result result = MiniSession.runWithExample(model, feeds, new ExampleExecutionProvider(true),
-                MiniSession.SEQUENTIAL);
+        ExampleRuns.Result result = ExampleRuns.runWithExample(model, feeds, true, 1);
         assertEquals(1, result.groups().size());
-        MiniSession.assertClose(MiniSession.runOnCpu(model, feeds), result.outputs());
+        ExampleRuns.assertClose(ExampleRuns.runOnCpu(model, feeds), result.outputs());
     }
 
     @ParameterizedTest
@@ -115,10 +116,10 @@ class ComputeTest {
             attr("beta", -1.5f)};
         OnnxModel constantB = new ModelBuilder().input("a", a.shape()).initializer("b", b)
                 .initializer("c", Tensors.random(random, n))
-                .node("gemm", "Gemm", List.of("a", "b", "c"), "y", attrs).output("y").build();
+                .node("Gemm", "gemm", List.of("a", "b", "c"), List.of("y"), attrs).output("y").build();
         check(constantB, feeds("a", a));
         OnnxModel runtimeB = new ModelBuilder().input("a", a.shape()).input("b", b.shape()).input("c", m, n)
-                .node("gemm", "Gemm", List.of("a", "b", "c"), "y", attrs).output("y").build();
+                .node("Gemm", "gemm", List.of("a", "b", "c"), List.of("y"), attrs).output("y").build();
         check(runtimeB, feeds("a", a, "b", b, "c", Tensors.random(random, m, n)));
     }
 
@@ -129,14 +130,14 @@ class ComputeTest {
         for (long[] cShape : new long[][] {{}, {1}, {5}, {1, 5}, {4, 1}, {4, 5}}) {
             OnnxModel model = new ModelBuilder().input("a", 4, 3).initializer("b", b)
                     .initializer("c", Tensors.random(random, cShape))
-                    .node("gemm", "Gemm", List.of("a", "b", "c"), "y").output("y").build();
+                    .node("Gemm", "gemm", List.of("a", "b", "c"), List.of("y")).output("y").build();
             check(model, feeds("a", a));
         }
         OnnxModel noC = new ModelBuilder().input("a", 4, 3).initializer("b", b)
-                .node("gemm", "Gemm", List.of("a", "b"), "y", attr("alpha", 2f)).output("y").build();
+                .node("Gemm", "gemm", List.of("a", "b"), List.of("y"), attr("alpha", 2f)).output("y").build();
         check(noC, feeds("a", a));
         OnnxModel betaZero = new ModelBuilder().input("a", 4, 3).input("c", 4, 5).initializer("b", b)
-                .node("gemm", "Gemm", List.of("a", "b", "c"), "y", attr("beta", 0f)).output("y").build();
+                .node("Gemm", "gemm", List.of("a", "b", "c"), List.of("y"), attr("beta", 0f)).output("y").build();
         check(betaZero, feeds("a", a, "c", Tensors.random(random, 4, 5)));
     }
 
@@ -159,10 +160,10 @@ class ComputeTest {
         Onnx.AttributeProto[] attrs = {attr("group", (long) group), ints("strides", p[7], p[7]),
             ints("pads", p[8], p[8], p[8], p[8]), ints("dilations", p[9], p[9])};
         OnnxModel model = new ModelBuilder().input("x", n, c, h, w).initializer("w", weight).initializer("b", bias)
-                .node("conv", "Conv", List.of("x", "w", "b"), "y", attrs).output("y").build();
+                .node("Conv", "conv", List.of("x", "w", "b"), List.of("y"), attrs).output("y").build();
         check(model, feeds("x", x));
         OnnxModel noBiasRuntimeWeight = new ModelBuilder().input("x", n, c, h, w).input("w", weight.shape())
-                .node("conv", "Conv", List.of("x", "w"), "y", attrs).output("y").build();
+                .node("Conv", "conv", List.of("x", "w"), List.of("y"), attrs).output("y").build();
         check(noBiasRuntimeWeight, feeds("x", x, "w", weight));
     }
 
@@ -171,17 +172,18 @@ class ComputeTest {
         Tensor x = Tensors.random(random, 1, 2, 6, 7);
         Tensor weight = Tensors.random(random, 3, 2, 2, 3);
         OnnxModel asymmetric = new ModelBuilder().input("x", 1, 2, 6, 7).initializer("w", weight)
-                .node("conv", "Conv", List.of("x", "w"), "y", ints("pads", 0, 2, 1, 0), ints("strides", 1, 2))
+                .node("Conv", "conv", List.of("x", "w"), List.of("y"), ints("pads", 0, 2, 1, 0), ints("strides", 1, 2))
                 .output("y").build();
         check(asymmetric, feeds("x", x));
         OnnxModel valid = new ModelBuilder().input("x", 1, 2, 6, 7).initializer("w", weight)
-                .node("conv", "Conv", List.of("x", "w"), "y", attr("auto_pad", "VALID"), ints("kernel_shape", 2, 3))
+                .node("Conv", "conv", List.of("x", "w"), List.of("y"), attr("auto_pad", "VALID"), ints("kernel_shape",
+                        2, 3))
                 .output("y").build();
         check(valid, feeds("x", x));
         Tensor x1 = Tensors.random(random, 2, 4, 15);
         OnnxModel oneD = new ModelBuilder().input("x", 2, 4, 15).initializer("w", Tensors.random(random, 6, 2, 3))
                 .initializer("b", Tensors.random(random, 6))
-                .node("conv", "Conv", List.of("x", "w", "b"), "y", attr("group", 2L), ints("strides", 2),
+                .node("Conv", "conv", List.of("x", "w", "b"), List.of("y"), attr("group", 2L), ints("strides", 2),
                         ints("pads", 1, 2), ints("dilations", 2))
                 .output("y").build();
         check(oneD, feeds("x", x1));
@@ -192,10 +194,10 @@ class ComputeTest {
         Tensor x = Tensors.random(random, 2, 8, 32, 32);
         OnnxModel model = new ModelBuilder().input("x", 2, 8, 32, 32)
                 .initializer("w", Tensors.random(random, 16, 8, 3, 3)).initializer("b", Tensors.random(random, 16))
-                .node("conv", "Conv", List.of("x", "w", "b"), "c", ints("pads", 1, 1, 1, 1))
-                .node("relu", "Relu", List.of("c"), "y")
+                .node("Conv", "conv", List.of("x", "w", "b"), List.of("c"), ints("pads", 1, 1, 1, 1))
+                .node("Relu", "relu", List.of("c"), List.of("y"))
                 .output("y").build();
-        check(model, feeds("x", x), 1, true, MiniSession.PARALLEL);
+        check(model, feeds("x", x), 1, true, 4);
     }
 
     @Test
@@ -205,11 +207,11 @@ class ComputeTest {
         for (long[][] pair : shapes) {
             for (String op : List.of("Add", "Mul")) {
                 OnnxModel model = new ModelBuilder().input("a", pair[0]).input("b", pair[1])
-                        .node("op", op, List.of("a", "b"), "y").output("y").build();
+                        .node(op, "op", List.of("a", "b"), List.of("y")).output("y").build();
                 check(model, feeds("a", Tensors.random(random, pair[0]), "b", Tensors.random(random, pair[1])));
                 OnnxModel constant = new ModelBuilder().input("a", pair[0])
                         .initializer("b", Tensors.random(random, pair[1]))
-                        .node("op", op, List.of("b", "a"), "y").output("y").build();
+                        .node(op, "op", List.of("b", "a"), List.of("y")).output("y").build();
                 check(constant, feeds("a", Tensors.random(random, pair[0])));
             }
         }
@@ -221,11 +223,11 @@ class ComputeTest {
             {{3, 4}, {4}}, {{4}, {4}}, {{2, 3, 4}, {4}}, {{5}, {2, 5, 3}}};
         for (long[][] pair : shapes) {
             OnnxModel runtime = new ModelBuilder().input("a", pair[0]).input("b", pair[1])
-                    .node("mm", "MatMul", List.of("a", "b"), "y").output("y").build();
+                    .node("MatMul", "mm", List.of("a", "b"), List.of("y")).output("y").build();
             check(runtime, feeds("a", Tensors.random(random, pair[0]), "b", Tensors.random(random, pair[1])));
             OnnxModel constant = new ModelBuilder().input("a", pair[0])
                     .initializer("b", Tensors.random(random, pair[1]))
-                    .node("mm", "MatMul", List.of("a", "b"), "y").output("y").build();
+                    .node("MatMul", "mm", List.of("a", "b"), List.of("y")).output("y").build();
             check(constant, feeds("a", Tensors.random(random, pair[0])));
         }
     }
@@ -235,13 +237,13 @@ class ComputeTest {
         // two heads share w; both the hidden value and the heads leave the group
         OnnxModel model = new ModelBuilder().input("x", 3, 4).input("z", 3, 4)
                 .initializer("w", Tensors.random(random, 4, 4))
-                .node("mx", "MatMul", List.of("x", "w"), "hx")
-                .node("mz", "MatMul", List.of("z", "w"), "hz")
-                .node("rx", "Relu", List.of("hx"), "ax")
-                .node("sum", "Add", List.of("ax", "hz"), "s")
-                .node("prod", "Mul", List.of("s", "hz"), "p")
+                .node("MatMul", "mx", List.of("x", "w"), List.of("hx"))
+                .node("MatMul", "mz", List.of("z", "w"), List.of("hz"))
+                .node("Relu", "rx", List.of("hx"), List.of("ax"))
+                .node("Add", "sum", List.of("ax", "hz"), List.of("s"))
+                .node("Mul", "prod", List.of("s", "hz"), List.of("p"))
                 .output("p").output("hz").output("s").build();
-        MiniSession.Result result = check(model, feeds("x", Tensors.random(random, 3, 4), "z",
+        ExampleRuns.Result result = check(model, feeds("x", Tensors.random(random, 3, 4), "z",
                 Tensors.random(random, 3, 4)));
         ProgramKernel kernel = (ProgramKernel) result.kernels().get(0);
         assertEquals(1, kernel.program().weights().size(), "w is packed once for both MatMuls");

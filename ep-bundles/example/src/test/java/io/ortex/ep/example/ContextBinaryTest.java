@@ -16,6 +16,7 @@ import io.ortex.api.spi.EpContextNode;
 import io.ortex.ep.example.program.ProgramCodec;
 import io.ortex.onnx.proto.Onnx;
 import io.ortex.runtime.internal.epcontext.ContextBinaryFile;
+import io.ortex.testing.ModelBuilder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -57,9 +58,10 @@ class ContextBinaryTest {
             String w = "w" + i + suffix;
             String bias = "b" + i + suffix;
             b.initializer(w, Tensors.random(random, 6, 6)).initializer(bias, Tensors.random(random, 6))
-                    .node("mm" + i + suffix, "MatMul", List.of(in, w), "m" + i + suffix)
-                    .node("add" + i + suffix, "Add", List.of("m" + i + suffix, bias), "a" + i + suffix)
-                    .node("sm" + i + suffix, "Softmax", List.of("a" + i + suffix), (i == 3 ? "y" : "s" + i) + suffix);
+                    .node("MatMul", "mm" + i + suffix, List.of(in, w), List.of("m" + i + suffix))
+                    .node("Add", "add" + i + suffix, List.of("m" + i + suffix, bias), List.of("a" + i + suffix))
+                    .node("Softmax", "sm" + i + suffix, List.of("a" + i + suffix), List.of((i == 3 ? "y" : "s" + i)
+                            + suffix));
             in = "s" + i + suffix;
         }
         return b.output("y" + suffix).proto().toByteArray();

@@ -13,17 +13,23 @@ import io.ortex.api.spi.SupportedDevice;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The example EP's factory with a chosen version, counting the partitions its EPs compile from nodes and those they
- * load from EPContext nodes.
+ * load from EPContext nodes, and keeping what the runtime handed its EPs to compile (the runtime's own group views)
+ * and the kernels they returned.
  */
 final class CountingExampleFactory implements EpFactory {
     private final ExampleEpFactory inner = new ExampleEpFactory();
     private final String version;
     final AtomicInteger compiled = new AtomicInteger();
     final AtomicInteger loaded = new AtomicInteger();
+    /** The groups the runtime asked the EPs to compile, in order. */
+    final List<GraphView> graphs = new CopyOnWriteArrayList<>();
+    /** The kernels the EPs returned, one per group. */
+    final List<ComputeKernel> kernels = new CopyOnWriteArrayList<>();
 
     CountingExampleFactory(String version) {
         this.version = version;
@@ -74,7 +80,10 @@ final class CountingExampleFactory implements EpFactory {
                     boolean fromContext = g.nodes().size() == 1 && EpContextNode.isEpContext(g.nodes().get(0));
                     (fromContext ? loaded : compiled).incrementAndGet();
                 }
-                return ep.compile(graphs, fusedNodes);
+                List<ComputeKernel> out = ep.compile(graphs, fusedNodes);
+                CountingExampleFactory.this.graphs.addAll(graphs);
+                kernels.addAll(out);
+                return out;
             }
 
             @Override

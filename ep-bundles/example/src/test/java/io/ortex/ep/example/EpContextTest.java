@@ -20,6 +20,7 @@ import io.ortex.api.spi.EpContextNode;
 import io.ortex.ep.example.program.ProgramCodec;
 import io.ortex.onnx.proto.Onnx;
 import io.ortex.runtime.internal.epcontext.ContextBinaryFile;
+import io.ortex.testing.ModelBuilder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -56,12 +57,12 @@ class EpContextTest {
                 .initializer("b1", Tensors.random(random, hidden))
                 .initializer("w2", Tensors.random(random, hidden, out))
                 .initializer("b2", Tensors.random(random, out))
-                .node("mm1", "MatMul", List.of("x", "w1"), "h1")
-                .node("add1", "Add", List.of("h1", "b1"), "h2")
-                .node("relu", "Relu", List.of("h2"), "h3")
-                .node("mm2", "MatMul", List.of("h3", "w2"), "h4")
-                .node("add2", "Add", List.of("h4", "b2"), "logits")
-                .node("softmax", "Softmax", List.of("logits"), "y")
+                .node("MatMul", "mm1", List.of("x", "w1"), List.of("h1"))
+                .node("Add", "add1", List.of("h1", "b1"), List.of("h2"))
+                .node("Relu", "relu", List.of("h2"), List.of("h3"))
+                .node("MatMul", "mm2", List.of("h3", "w2"), List.of("h4"))
+                .node("Add", "add2", List.of("h4", "b2"), List.of("logits"))
+                .node("Softmax", "softmax", List.of("logits"), List.of("y"))
                 .output("y").proto().toBuilder().addMetadataProps(Onnx.StringStringEntryProto.newBuilder()
                         .setKey("author").setValue("tests")).build().toByteArray();
     }
@@ -277,9 +278,9 @@ class EpContextTest {
                 .input("x", -1, 4)
                 .initializer("w1", Tensors.random(new Random(1), 4, 4))
                 .initializer("axes", Tensor.ofLongs(new long[] {1}, 1))
-                .node("mm1", "MatMul", List.of("x", "w1"), "h1")
-                .node("sm", "Softmax", List.of("h1"), "h2")
-                .node("rs", "ReduceSum", List.of("h2", "axes"), "y")
+                .node("MatMul", "mm1", List.of("x", "w1"), List.of("h1"))
+                .node("Softmax", "sm", List.of("h1"), List.of("h2"))
+                .node("ReduceSum", "rs", List.of("h2", "axes"), List.of("y"))
                 .output("y").proto().toByteArray();
         Path p = dir.resolve("split.onnx");
         Files.write(p, model);

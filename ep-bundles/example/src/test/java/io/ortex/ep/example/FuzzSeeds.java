@@ -13,7 +13,8 @@ import java.util.Map;
 /**
  * Writes the seed inputs of {@link ProgramCodecFuzzTest} into {@code src/test/resources}: the compiled programs of
  * real models, taken from the EPContext nodes the compile API writes. The files are committed; run this again only to
- * change the seeds: {@code java -cp <test class path> io.ortex.ep.example.FuzzSeeds ep-bundles/example/src/test/resources}.
+ * change the seeds:
+ * {@code java -cp <test class path> io.ortex.ep.example.FuzzSeeds ep-bundles/example/src/test/resources}.
  */
 final class FuzzSeeds {
     private FuzzSeeds() {

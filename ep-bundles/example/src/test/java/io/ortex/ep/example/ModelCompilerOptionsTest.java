@@ -18,6 +18,7 @@ import io.ortex.api.Tensor;
 import io.ortex.onnx.ModelWriter;
 import io.ortex.onnx.proto.Onnx;
 import io.ortex.runtime.internal.epcontext.ContextBinaryFile;
+import io.ortex.testing.ModelBuilder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -63,10 +64,10 @@ class ModelCompilerOptionsTest {
                 .initializer("small", Tensors.random(random, 1))
                 .initializer("big", Tensors.random(random, 16))
                 .initializer("w", Tensors.random(random, 16, 4))
-                .node("sub1", "Sub", List.of("x", "small"), "s1")
-                .node("sub2", "Sub", List.of("s1", "big"), "s2")
-                .node("mm", "MatMul", List.of("s2", "w"), "logits")
-                .node("softmax", "Softmax", List.of("logits"), "y")
+                .node("Sub", "sub1", List.of("x", "small"), List.of("s1"))
+                .node("Sub", "sub2", List.of("s1", "big"), List.of("s2"))
+                .node("MatMul", "mm", List.of("s2", "w"), List.of("logits"))
+                .node("Softmax", "softmax", List.of("logits"), List.of("y"))
                 .output("y").proto();
     }
 
@@ -209,15 +210,15 @@ class ModelCompilerOptionsTest {
                 .input("x", -1, 16)
                 .initializer("w", Tensors.random(random, 16, 4))
                 .initializer("unused", Tensors.random(random, 16))
-                .node("id1", "Identity", List.of("x"), "i1")
-                .node("id2", "Identity", List.of("i1"), "i2")
-                .node("mm", "MatMul", List.of("i2", "w"), "h")
-                .node("relu", "Relu", List.of("h"), "r")
-                .node("id3", "Identity", List.of("r"), "r2")
-                .node("dead1", "Mul", List.of("i1", "i1"), "d1")
-                .node("dead2", "Sub", List.of("d1", "unused"), "d2")
-                .node("softmax", "Softmax", List.of("r2"), "s")
-                .node("id4", "Identity", List.of("s"), "y")
+                .node("Identity", "id1", List.of("x"), List.of("i1"))
+                .node("Identity", "id2", List.of("i1"), List.of("i2"))
+                .node("MatMul", "mm", List.of("i2", "w"), List.of("h"))
+                .node("Relu", "relu", List.of("h"), List.of("r"))
+                .node("Identity", "id3", List.of("r"), List.of("r2"))
+                .node("Mul", "dead1", List.of("i1", "i1"), List.of("d1"))
+                .node("Sub", "dead2", List.of("d1", "unused"), List.of("d2"))
+                .node("Softmax", "softmax", List.of("r2"), List.of("s"))
+                .node("Identity", "id4", List.of("s"), List.of("y"))
                 .output("y").proto();
     }
 

@@ -12,6 +12,8 @@ import io.ortex.ep.example.program.PackedWeight;
 import io.ortex.ep.example.program.Program;
 import io.ortex.ep.example.program.ProgramCodec;
 import io.ortex.onnx.OnnxModel;
+import io.ortex.testing.Attributes;
+import io.ortex.testing.ModelBuilder;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
@@ -25,10 +27,10 @@ class ProgramCodecTest {
                 .initializer("w", Tensors.random(new Random(1), 4, 3))
                 .initializer("b", Tensors.random(new Random(2), 3))
                 .initializer("g", Tensors.random(new Random(3), 3, 2))
-                .node("mm", "MatMul", List.of("x", "w"), "h")
-                .node("add", "Add", List.of("h", "b"), "h2")
-                .node("relu", "Relu", List.of("h2"), "h3")
-                .node("gemm", "Gemm", List.of("h3", "g"), "y", ModelBuilder.attr("alpha", 0.5f))
+                .node("MatMul", "mm", List.of("x", "w"), List.of("h"))
+                .node("Add", "add", List.of("h", "b"), List.of("h2"))
+                .node("Relu", "relu", List.of("h2"), List.of("h3"))
+                .node("Gemm", "gemm", List.of("h3", "g"), List.of("y"), Attributes.attr("alpha", 0.5f))
                 .output("y").build();
         GraphView g = model.graph();
         TestFusedNode fused = new TestFusedNode("p", List.of("x"), List.of("y"));

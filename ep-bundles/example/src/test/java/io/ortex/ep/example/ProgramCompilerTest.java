@@ -19,6 +19,8 @@ import io.ortex.ep.example.program.OpAttributes;
 import io.ortex.ep.example.program.OpCode;
 import io.ortex.ep.example.program.Program;
 import io.ortex.onnx.OnnxModel;
+import io.ortex.testing.Attributes;
+import io.ortex.testing.ModelBuilder;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -32,20 +34,26 @@ class ProgramCompilerTest {
         return new ModelBuilder().input("x", 2, 4)
                 .initializer("w1", Tensors.random(random, 4, 8)).initializer("b1", Tensors.random(random, 8))
                 .initializer("w2", Tensors.random(random, 8, 3)).initializer("b2", Tensors.random(random, 3))
-                .node("mm1", "MatMul", List.of("x", "w1"), "h1")
-                .node("add1", "Add", List.of("h1", "b1"), "h2")
-                .node("relu", "Relu", List.of("h2"), "h3")
-                .node("mm2", "MatMul", List.of("h3", "w2"), "h4")
-                .node("add2", "Add", List.of("h4", "b2"), "y")
+                .node("MatMul", "mm1", List.of("x", "w1"), List.of("h1"))
+                .node("Add", "add1", List.of("h1", "b1"), List.of("h2"))
+                .node("Relu", "relu", List.of("h2"), List.of("h3"))
+                .node("MatMul", "mm2", List.of("h3", "w2"), List.of("h4"))
+                .node("Add", "add2", List.of("h4", "b2"), List.of("y"))
                 .output("y").build();
     }
 
     private static Program compileWhole(OnnxModel model, boolean fuse) {
-        GroupGraph view = new GroupGraph(model.graph(), model.graph().nodes(),
-                ExampleExecutionProvider.FUSION_OPTIONS);
-        ComputeKernel kernel = new ExampleExecutionProvider(fuse).compile(List.of(view),
-                List.of(TestFusedNode.of("fused", view))).get(0);
-        return ((ProgramKernel) kernel).program();
+        ExampleRuns.Result compiled = ExampleRuns.compileWithExample(model, fuse);
+        assertEquals(1, compiled.kernels().size(), "the runtime gave the EP one group");
+        assertEquals(model.graph().nodes().size(), compiled.groups().get(0).size(), "the whole model");
+        return ((ProgramKernel) compiled.kernels().get(0)).program();
+    }
+
+    /** The runtime's view of the one group the example EP claims in a model: the whole model. */
+    private static GraphView groupOf(OnnxModel model) {
+        ExampleRuns.Result compiled = ExampleRuns.compileWithExample(model, true);
+        assertEquals(1, compiled.graphs().size());
+        return compiled.graphs().get(0);
     }
 
     @Test
@@ -76,14 +84,14 @@ class ProgramCompilerTest {
     @Test
     void reluIsNotFoldedIntoAValueOthersRead() {
         OnnxModel model = new ModelBuilder().input("x", 2, 4)
-                .node("add", "Add", List.of("x", "x"), "a")
-                .node("relu", "Relu", List.of("a"), "r")
-                .node("mul", "Mul", List.of("a", "r"), "y")
+                .node("Add", "add", List.of("x", "x"), List.of("a"))
+                .node("Relu", "relu", List.of("a"), List.of("r"))
+                .node("Mul", "mul", List.of("a", "r"), List.of("y"))
                 .output("y").build();
         Program program = compileWhole(model, true);
         assertEquals(3, program.instructions().size());
         Tensor x = Tensors.random(random, 2, 4);
-        Tensor y = program.run(MiniSession.SEQUENTIAL, new Tensor[] {x})[0];
+        Tensor y = program.run(ExampleRuns.SEQUENTIAL, new Tensor[] {x})[0];
         for (int i = 0; i < x.size(); i++) {
             float a = 2 * x.floats()[i];
             assertEquals(a * Math.max(a, 0f), y.floats()[i], 1e-6);
@@ -93,7 +101,8 @@ class ProgramCompilerTest {
     @Test
     void gemmWeightIsPackedAndTransBSet() {
         OnnxModel model = new ModelBuilder().input("a", 3, 4).initializer("b", Tensors.random(random, 4, 5))
-                .node("gemm", "Gemm", List.of("a", "b"), "y", ModelBuilder.attr("alpha", 2f)).output("y").build();
+                .node("Gemm", "gemm", List.of("a", "b"), List.of("y"), Attributes.attr("alpha", 2f)).output("y")
+                        .build();
         Program program = compileWhole(model, true);
         assertEquals(new GemmAttributes(false, true, 2f, 1f), program.instructions().get(0).attributes());
         assertArrayEquals(new long[] {5, 4}, program.weights().get(0).value().shape());
@@ -102,27 +111,27 @@ class ProgramCompilerTest {
     @Test
     void kernelFollowsTheFusedNodeOrder() {
         OnnxModel model = new ModelBuilder().input("a", 2, 3).input("b", 2, 3)
-                .node("sum", "Add", List.of("a", "b"), "s")
-                .node("prod", "Mul", List.of("a", "b"), "p")
+                .node("Add", "sum", List.of("a", "b"), List.of("s"))
+                .node("Mul", "prod", List.of("s", "b"), List.of("p"))
                 .output("s").output("p").build();
-        GraphView view = new GroupGraph(model.graph(), model.graph().nodes(), ExampleExecutionProvider.FUSION_OPTIONS);
+        GraphView view = groupOf(model);
         TestFusedNode reversed = new TestFusedNode("fused", List.of("b", "a"), List.of("p", "s"));
         ComputeKernel kernel = new ExampleExecutionProvider(true).compile(List.of(view), List.of(reversed)).get(0);
         Tensor a = Tensor.ofFloats(new float[] {1, 2, 3, 4, 5, 6}, 2, 3);
         Tensor b = Tensor.ofFloats(new float[] {2, 2, 2, 3, 3, 3}, 2, 3);
-        Tensor[] out = kernel.compute(MiniSession.SEQUENTIAL, new Tensor[] {b, a});
-        assertArrayEquals(new float[] {2, 4, 6, 12, 15, 18}, out[0].floats());
+        Tensor[] out = kernel.compute(ExampleRuns.SEQUENTIAL, new Tensor[] {b, a});
+        assertArrayEquals(new float[] {6, 8, 10, 21, 24, 27}, out[0].floats());
         assertArrayEquals(new float[] {3, 4, 5, 7, 8, 9}, out[1].floats());
     }
 
     @Test
     void runtimeShapeErrorsNameTheFusedNode() {
         OnnxModel model = new ModelBuilder().input("a", -1, 4).initializer("b", Tensors.random(random, 4, 5))
-                .node("mm", "MatMul", List.of("a", "b"), "y").output("y").build();
-        GroupGraph view = new GroupGraph(model.graph(), model.graph().nodes(), ExampleExecutionProvider.FUSION_OPTIONS);
+                .node("MatMul", "mm", List.of("a", "b"), List.of("y")).output("y").build();
+        GraphView view = groupOf(model);
         ComputeKernel kernel = new ExampleExecutionProvider(true).compile(List.of(view),
                 List.of(TestFusedNode.of("example_0", view))).get(0);
-        OrtexException e = assertThrows(OrtexException.class, () -> kernel.compute(MiniSession.SEQUENTIAL,
+        OrtexException e = assertThrows(OrtexException.class, () -> kernel.compute(ExampleRuns.SEQUENTIAL,
                 new Tensor[] {Tensors.random(random, 2, 3)}));
         assertEquals(ErrorCode.INVALID_ARGUMENT, e.code());
         assertTrue(e.getMessage().startsWith("example_0: MatMul: inner dimensions differ"), e.getMessage());
@@ -131,8 +140,8 @@ class ProgramCompilerTest {
     @Test
     void valuesFromNowhereAreCompileErrors() {
         OnnxModel model = new ModelBuilder().input("a", 2).input("b", 2)
-                .node("add", "Add", List.of("a", "b"), "y").output("y").build();
-        GroupGraph view = new GroupGraph(model.graph(), model.graph().nodes(), ExampleExecutionProvider.FUSION_OPTIONS);
+                .node("Add", "add", List.of("a", "b"), List.of("y")).output("y").build();
+        GraphView view = groupOf(model);
         TestFusedNode missingB = new TestFusedNode("fused", List.of("a"), List.of("y"));
         InvalidModelException e = assertThrows(InvalidModelException.class,
                 () -> new ExampleExecutionProvider(true).compile(List.of(view), List.of(missingB)));
@@ -150,9 +159,9 @@ class ProgramCompilerTest {
         Program ok = new Program(List.of("x"), List.of(),
                 List.of(new Instruction(OpCode.RELU, OpAttributes.NONE, new int[] {0}, false)), List.of("y"),
                 new int[] {1});
-        Tensor y = ok.run(MiniSession.SEQUENTIAL, new Tensor[] {Tensor.ofFloats(new float[] {-1, 2}, 2)})[0];
+        Tensor y = ok.run(ExampleRuns.SEQUENTIAL, new Tensor[] {Tensor.ofFloats(new float[] {-1, 2}, 2)})[0];
         assertArrayEquals(new float[] {0, 2}, y.floats());
-        assertThrows(OrtexException.class, () -> ok.run(MiniSession.SEQUENTIAL,
+        assertThrows(OrtexException.class, () -> ok.run(ExampleRuns.SEQUENTIAL,
                 new Tensor[] {Tensor.ofDoubles(new double[] {1}, 1)}));
     }
 

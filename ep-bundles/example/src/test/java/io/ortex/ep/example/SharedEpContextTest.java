@@ -14,6 +14,7 @@ import io.ortex.api.SessionOptions;
 import io.ortex.api.Tensor;
 import io.ortex.api.spi.EpContextNode;
 import io.ortex.onnx.proto.Onnx;
+import io.ortex.testing.ModelBuilder;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -59,11 +60,11 @@ class SharedEpContextTest {
                 .initializer("b1", b1)
                 .initializer("w2", Tensors.random(own, HIDDEN, OUT))
                 .initializer("b2", Tensors.random(own, OUT))
-                .node("mm1", "MatMul", List.of("x", "w1"), "h1")
-                .node("add1", "Add", List.of("h1", "b1"), "h2")
-                .node("relu", "Relu", List.of("h2"), "h3")
-                .node("mm2", "MatMul", List.of("h3", "w2"), "h4")
-                .node("add2", "Add", List.of("h4", "b2"), "y")
+                .node("MatMul", "mm1", List.of("x", "w1"), List.of("h1"))
+                .node("Add", "add1", List.of("h1", "b1"), List.of("h2"))
+                .node("Relu", "relu", List.of("h2"), List.of("h3"))
+                .node("MatMul", "mm2", List.of("h3", "w2"), List.of("h4"))
+                .node("Add", "add2", List.of("h4", "b2"), List.of("y"))
                 .output("y").proto().toByteArray();
     }
 

@@ -1,6 +1,5 @@
 package io.ortex.runtime.internal.cache;
 
-import io.ortex.api.ErrorCode;
 import io.ortex.api.HardwareDevice;
 import io.ortex.api.OrtexException;
 import io.ortex.api.SessionOptions;
@@ -9,10 +8,7 @@ import io.ortex.onnx.OnnxModel;
 import io.ortex.onnx.proto.Onnx.AttributeProto;
 import io.ortex.onnx.proto.Onnx.GraphProto;
 import io.ortex.onnx.proto.Onnx.TensorProto;
-import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -24,15 +20,16 @@ import java.util.TreeSet;
 
 /**
  * Computes compile cache keys: a SHA-256 over a versioned, length-prefixed description of everything that decides
- * what a compilation produces. The model's content (its file's bytes, or its serialized message when it came from
- * bytes, then each external data file it uses, by name and content); for each EP in priority order its name, vendor
+ * what a compilation produces. The model's content (its file's SHA-256, memoized by {@link FileHashes}, or its
+ * serialized message when it came from bytes, then each external data file it uses, by name and SHA-256); for each EP
+ * in priority order its name, vendor
  * and version (so a new EP version is a new key), its devices (type, vendor, ids, metadata) and its EP options; and
  * the session configuration entries under {@code ep.}, except those the cache sets itself ({@code ep.context_*}).
  * Not thread safe: one builder per key.
  */
 public final class CacheKey {
     /** Bumped when the key's content or the entry format changes, so that old entries are never hit. */
-    static final String SCHEME = "ortex-compile-cache-1";
+    static final String SCHEME = "ortex-compile-cache-2";
     /** The configuration entries the cache itself controls, left out of the key. */
     private static final Set<String> OWN_KEYS = Set.of(SessionOptions.EP_CONTEXT_ENABLE,
             SessionOptions.EP_CONTEXT_EMBED_MODE, SessionOptions.EP_CONTEXT_FILE_PATH,
@@ -54,13 +51,14 @@ public final class CacheKey {
      * Adds the model's content: its file (or serialized message) and its external data files.
      *
      * @param model the model
+     * @param hashes the memo of file hashes
      * @return this key
      * @throws OrtexException when a file cannot be read
      */
-    public CacheKey model(OnnxModel model) {
+    public CacheKey model(OnnxModel model, FileHashes hashes) {
         if (model.path().isPresent()) {
             text("file");
-            file(model.path().get());
+            text(hashes.sha256(model.path().get()));
         } else {
             text("bytes");
             bytes(model.proto().toByteArray());
@@ -72,7 +70,7 @@ public final class CacheKey {
         }
         for (Path p : external) {
             text("external " + p.getFileName());
-            file(p);
+            text(hashes.sha256(p));
         }
         return this;
     }
@@ -164,19 +162,6 @@ public final class CacheKey {
     private void length(long n) {
         for (int i = 0; i < 8; i++) {
             digest.update((byte) (n >>> (8 * i)));
-        }
-    }
-
-    private void file(Path p) {
-        try (InputStream in = Files.newInputStream(p)) {
-            length(Files.size(p));
-            byte[] buf = new byte[1 << 16];
-            for (int n; (n = in.read(buf)) > 0; ) {
-                digest.update(buf, 0, n);
-            }
-        } catch (IOException e) {
-            throw new OrtexException(ErrorCode.FAIL, "compile cache: cannot read " + p + " to key the model: "
-                    + e.getMessage(), e);
         }
     }
 }

@@ -2,7 +2,9 @@ package io.ortex.runtime.internal.cache;
 
 import io.ortex.api.InvalidArgumentException;
 import io.ortex.api.SessionOptions;
+import com.google.protobuf.CodedInputStream;
 import io.ortex.onnx.ModelWriter;
+import io.ortex.onnx.proto.Onnx.ModelProto;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -22,11 +24,12 @@ import java.util.zip.CRC32C;
 
 /**
  * The compile cache's folder of entries: one file per key, {@code <key>.ortexc}, holding a compiled model (payloads
- * embedded, so that one file is one entry).
+ * embedded, so that one file is one entry) without the initializers its source model holds ({@link
+ * SourceInitializers}), and the memo of the files' hashes ({@link FileHashes}, in {@code file-hashes/}).
  *
  * <h2>Entry format</h2>
  * The serialized compiled model ({@code ModelProto}), then the CRC-32C of those bytes (an 8-byte little-endian
- * {@code long}), then the 8 ASCII bytes {@code OXCC0002}. An entry whose trailer is missing or whose checksum
+ * {@code long}), then the 8 ASCII bytes {@code OXCC0003}. An entry whose trailer is missing or whose checksum
  * differs is corrupted. (The key already names the content; the checksum only detects torn or damaged files, so a
  * fast CRC is enough where a second SHA-256 over the entry would cost a hit as much as hashing the model.)
  *
@@ -40,7 +43,9 @@ import java.util.zip.CRC32C;
 public final class CompileCache {
     /** The file extension of entries. */
     public static final String SUFFIX = ".ortexc";
-    private static final byte[] MAGIC = "OXCC0002".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] MAGIC = "OXCC0003".getBytes(StandardCharsets.US_ASCII);
+    /** As deep as the model reader lets messages nest. */
+    private static final int RECURSION_LIMIT = 400;
     private static final int TRAILER = 8 + 8;
     private static final System.Logger LOG = System.getLogger(CompileCache.class.getName());
 
@@ -124,12 +129,73 @@ public final class CompileCache {
     }
 
     /**
+     * Stores a compiled model, leaving out the initializers its source holds.
+     *
+     * @param key the key
+     * @param compiled the compiled model's bytes
+     * @param source the source model
+     * @return the entry's file
+     * @throws IllegalArgumentException when the compiled bytes are not a model
+     */
+    public Path store(String key, byte[] compiled, ModelProto source) {
+        return store(key, SourceInitializers.strip(parse(compiled, compiled.length), source).toByteArray());
+    }
+
+    /**
+     * Loads a compiled model, whole: its entry with the initializers taken from its source. An entry that is
+     * corrupted or does not fit its source is logged and deleted.
+     *
+     * @param key the key
+     * @param source the source model
+     * @return the compiled model, or {@code null} on a miss or an unusable entry
+     */
+    public ModelProto load(String key, ModelProto source) {
+        byte[] entry = read(key);
+        if (entry == null) {
+            return null;
+        }
+        try {
+            return SourceInitializers.restore(parse(entry, entry.length - TRAILER), source);
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            LOG.log(Level.WARNING, "compile cache: entry " + entry(key) + " cannot be used (" + e.getMessage()
+                    + "); deleting it and compiling again");
+            remove(key);
+            return null;
+        }
+    }
+
+    private static ModelProto parse(byte[] bytes, int length) {
+        // the message's byte strings alias the array rather than copy it: an entry is mostly payload
+        CodedInputStream in = CodedInputStream.newInstance(bytes, 0, length);
+        in.enableAliasing(true);
+        in.setRecursionLimit(RECURSION_LIMIT);
+        in.setSizeLimit(Integer.MAX_VALUE);
+        try {
+            return ModelProto.parseFrom(in);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("it is not a model: " + e.getMessage(), e);
+        }
+    }
+
+    /**
      * Reads an entry, refreshing its modification time. A corrupted entry is logged and deleted.
      *
      * @param key the key
      * @return the compiled model's bytes, or {@code null} on a miss or a corrupted entry
      */
     public byte[] load(String key) {
+        byte[] all = read(key);
+        return all == null ? null : Arrays.copyOf(all, all.length - TRAILER);
+    }
+
+    /**
+     * Reads an entry with its trailer, checked, refreshing its modification time. A corrupted entry is logged and
+     * deleted.
+     *
+     * @param key the key
+     * @return the entry's bytes, the compiled model then the trailer; {@code null} on a miss or a corrupted entry
+     */
+    private byte[] read(String key) {
         Path file = entry(key);
         byte[] all;
         try {
@@ -140,8 +206,7 @@ public final class CompileCache {
             LOG.log(Level.WARNING, "compile cache: cannot read " + file + ": " + e.getMessage() + "; compiling");
             return null;
         }
-        byte[] model = verified(all);
-        if (model == null) {
+        if (!verified(all)) {
             LOG.log(Level.WARNING, "compile cache: entry " + file + " is corrupted (bad trailer or checksum);"
                     + " deleting it and compiling again");
             remove(key);
@@ -153,17 +218,17 @@ public final class CompileCache {
             // evicted meanwhile, or read-only: the bytes read are still whole
             LOG.log(Level.DEBUG, "compile cache: cannot touch " + file + ": " + e.getMessage());
         }
-        return model;
+        return all;
     }
 
-    private static byte[] verified(byte[] all) {
+    private static boolean verified(byte[] all) {
         if (all.length < TRAILER || !Arrays.equals(all, all.length - MAGIC.length, all.length, MAGIC, 0,
                 MAGIC.length)) {
-            return null;
+            return false;
         }
         int n = all.length - TRAILER;
         long stored = ByteBuffer.wrap(all, n, 8).order(ByteOrder.LITTLE_ENDIAN).getLong();
-        return stored == crc(all, n) ? Arrays.copyOf(all, n) : null;
+        return stored == crc(all, n);
     }
 
     private static long crc(byte[] b, int length) {

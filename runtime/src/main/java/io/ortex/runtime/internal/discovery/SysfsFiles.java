@@ -14,7 +14,8 @@ import java.util.regex.Pattern;
 /** Reading helpers for sysfs: hexadecimal attribute files, indexed class entries and PCI bus ids. Stateless. */
 final class SysfsFiles {
     /** A PCI address {@code dddd:bb:dd.f} in hexadecimal, as sysfs names PCI functions. */
-    private static final Pattern PCI_BUS_ID = Pattern.compile("[0-9a-fA-F]{4}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\\.[0-9a-fA-F]");
+    private static final Pattern PCI_BUS_ID =
+            Pattern.compile("[0-9a-fA-F]{4}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\\.[0-9a-fA-F]");
     private static final Pattern HEX = Pattern.compile("(?:0[xX])?([0-9a-fA-F]{1,8})");
 
     private SysfsFiles() {

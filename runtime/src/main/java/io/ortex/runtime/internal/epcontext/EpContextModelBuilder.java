@@ -68,7 +68,8 @@ public final class EpContextModelBuilder {
      * @param compatibility the EPs' compatibility strings by EP name (empty strings are not stored)
      * @param settings the EPContext settings (embed mode, node name prefix)
      * @param binaryStem the start of context binary names relative to the model's folder ({@code /} separating any
-     *     folders), normally the compiled model's file name without its extension; in embed mode 0 each EP's payloads go into one binary, {@code <stem>_<EP>.bin}, which the EP's
+     *     folders), normally the compiled model's file name without its extension; in embed mode 0 each EP's payloads
+     * go into one binary, {@code <stem>_<EP>.bin}, which the EP's
      *     first node ({@code main_context=1}) names, its other nodes ({@code main_context=0}) naming none
      * @param shared the shared context binary that takes the partitions' shared blobs, and in embed mode 0 with
      *     {@code ep.share_ep_contexts=1} their payloads too; {@code null} when no partition has a shared blob and the

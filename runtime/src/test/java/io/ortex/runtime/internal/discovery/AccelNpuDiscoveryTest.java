@@ -30,7 +30,8 @@ class AccelNpuDiscoveryTest {
         fs.accel("accelabc", "0000:00:0b.0");
         Files.createDirectories(fs.sys.resolve("class/accel/accel5"));
         assertEquals(List.of(INTEL_NPU, new HardwareDevice(HardwareDeviceType.NPU, 0x1e2d, 0x0001, "",
-                Map.of("accel_idx", "2", "pci_bus_id", "0000:c1:00.0"))), new AccelNpuDiscovery(fs.sys, log).discover());
+                Map.of("accel_idx", "2", "pci_bus_id", "0000:c1:00.0"))), new AccelNpuDiscovery(fs.sys, log)
+                        .discover());
         assertTrue(log.at(Level.WARNING).isEmpty(), log.entries.toString());
     }
 

@@ -67,7 +67,8 @@ class ConfiguredDevicesTest {
 
     @Test
     void malformedKeysAreRejected() {
-        assertRejected("ortex.device.d1.colour", Map.of("ortex.device.d1.type", "GPU", "ortex.device.d1.colour", "red"));
+        assertRejected("ortex.device.d1.colour", Map.of("ortex.device.d1.type", "GPU", "ortex.device.d1.colour",
+                "red"));
         assertRejected("ortex.device.d1.metadata.", Map.of("ortex.device.d1.type", "GPU",
                 "ortex.device.d1.metadata.", "x"));
         assertRejected("ortex.device.d1", Map.of("ortex.device.d1", "GPU"));

@@ -140,7 +140,8 @@ final class ConvKernel {
                 throw new InvalidArgumentException("Conv: the dilated kernel is larger than the padded input "
                         + Tensor.shapeString(x.shape()));
             }
-            return new Geometry(n, c, h, w, m, group, k, kernel[0], kernel[1], oh, ow, s[0], s[1], d[0], d[1], p[0], p[1]);
+            return new Geometry(n, c, h, w, m, group, k, kernel[0], kernel[1], oh, ow, s[0], s[1], d[0], d[1], p[0],
+                    p[1]);
         }
     }
 }

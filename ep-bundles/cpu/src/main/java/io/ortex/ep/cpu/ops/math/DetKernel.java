@@ -7,7 +7,6 @@ import io.ortex.ep.cpu.CpuKernel;
 import io.ortex.ep.cpu.ops.support.FloatData;
 import io.ortex.ep.cpu.ops.support.Shapes;
 import io.ortex.ep.cpu.ops.support.Values;
-import java.util.Arrays;
 
 /** Det (opset 11): the determinant of each square matrix in the last two axes. */
 final class DetKernel {

@@ -45,7 +45,8 @@ final class LossKernels {
         return (in, ctx) -> run(in, softmax, wantLogProb, reduction, hasIgnore, ignore);
     }
 
-    private static Tensor[] run(Tensor[] in, boolean softmax, boolean wantLogProb, Reduction reduction, boolean hasIgnore, long ignore) {
+    private static Tensor[] run(Tensor[] in, boolean softmax, boolean wantLogProb, Reduction reduction,
+            boolean hasIgnore, long ignore) {
         Tensor x = in[0];
         Tensor target = in[1];
         Tensor weight = Shapes.optional(in, 2);

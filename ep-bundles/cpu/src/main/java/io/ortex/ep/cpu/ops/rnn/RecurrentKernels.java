@@ -91,7 +91,8 @@ final class RecurrentKernels {
             return null;
         }
         if (t.size() != geo.batch()) {
-            throw new InvalidArgumentException(op + " input 'sequence_lens' has " + t.size() + " entries for a batch of "
+            throw new InvalidArgumentException(op + " input 'sequence_lens' has " + t.size()
+                    + " entries for a batch of "
                     + geo.batch());
         }
         int[] lens = new int[t.size()];

@@ -78,7 +78,8 @@ record RecurrentSpec(Kind kind, int directions, boolean reverseFirst, int hidden
             System.arraycopy(names, 0, both, per, per);
             names = both;
         } else if (names.length != per * dirs) {
-            throw new InvalidModelException(op + " attribute 'activations' has " + names.length + " functions, expected "
+            throw new InvalidModelException(op + " attribute 'activations' has " + names.length
+                    + " functions, expected "
                     + per * dirs + " (" + per + " per direction)");
         }
         float[] alphaList = node.floatsAttr("activation_alpha", new float[0]);

@@ -7,7 +7,8 @@ import io.ortex.api.Tensor;
 /**
  * Orders the elements of a tensor by value, for TopK and Unique: a comparator over flat element indices and a
  * stable merge sort of index arrays (equal values keep their index order). Floats order as
- * {@link Double#compare} (NaN last) except that -0 equals +0; unsigned integers as unsigned, strings by {@link String#compareTo}.
+ * {@link Double#compare} (NaN last) except that -0 equals +0; unsigned integers as unsigned, strings by {@link
+ * String#compareTo}.
  */
 final class ElementOrder {
     /** Compares two flat element indices by the values they hold. */

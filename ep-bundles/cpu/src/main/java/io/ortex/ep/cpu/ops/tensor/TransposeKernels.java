@@ -30,7 +30,8 @@ final class TransposeKernels {
                 }
             } else {
                 if (permAttr.length != rank) {
-                    throw new InvalidArgumentException("perm has " + permAttr.length + " entries but the input has rank "
+                    throw new InvalidArgumentException("perm has " + permAttr.length
+                            + " entries but the input has rank "
                             + rank);
                 }
                 boolean[] seen = new boolean[rank];

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.ortex.api.Tensor;
-import io.ortex.ep.cpu.OneNodeModel;
+import io.ortex.testing.OneNodeModel;
 import org.junit.jupiter.api.Test;
 
 /** Focused cases of Softmax, LogSoftmax and Hardmax: the opset 13 change, zero-size and scalar inputs. */

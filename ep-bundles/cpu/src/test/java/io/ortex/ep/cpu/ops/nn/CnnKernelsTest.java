@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ortex.api.Tensor;
-import io.ortex.ep.cpu.OneNode;
+import io.ortex.testing.OneNode;
 import io.ortex.onnx.proto.Onnx;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;

@@ -9,7 +9,7 @@ import io.ortex.api.HalfFloats;
 import io.ortex.api.InvalidArgumentException;
 import io.ortex.api.NotImplementedException;
 import io.ortex.api.Tensor;
-import io.ortex.ep.cpu.OneNodeModel;
+import io.ortex.testing.OneNodeModel;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -3,7 +3,7 @@ package io.ortex.ep.cpu.ops.objectdetection;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
 import io.ortex.api.Tensor;
-import io.ortex.ep.cpu.OneNodeModel;
+import io.ortex.testing.OneNodeModel;
 import org.junit.jupiter.api.Test;
 
 /** Focused cases of RoiAlign and MaxRoiPool, worked out by hand. */

@@ -1,11 +1,11 @@
 package io.ortex.ep.cpu.ops.quantization;
 
-import static io.ortex.ep.cpu.OneNode.bytes;
-import static io.ortex.ep.cpu.OneNode.in;
-import static io.ortex.ep.cpu.OneNode.intAttr;
-import static io.ortex.ep.cpu.OneNode.run;
-import static io.ortex.ep.cpu.OneNode.run1;
-import static io.ortex.ep.cpu.OneNode.unsigned;
+import static io.ortex.testing.OneNode.bytes;
+import static io.ortex.testing.OneNode.in;
+import static io.ortex.testing.OneNode.intAttr;
+import static io.ortex.testing.OneNode.run;
+import static io.ortex.testing.OneNode.run1;
+import static io.ortex.testing.OneNode.unsigned;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

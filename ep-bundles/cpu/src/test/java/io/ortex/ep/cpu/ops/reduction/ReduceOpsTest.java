@@ -8,7 +8,7 @@ import io.ortex.api.ElementType;
 import io.ortex.api.HalfFloats;
 import io.ortex.api.InvalidArgumentException;
 import io.ortex.api.Tensor;
-import io.ortex.ep.cpu.OneNodeModel;
+import io.ortex.testing.OneNodeModel;
 import org.junit.jupiter.api.Test;
 
 /** Focused cases of the reduction and arg-max/min kernels: opsets, axes, keepdims, types, empty sets. */

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import io.ortex.api.ElementType;
 import io.ortex.api.InvalidArgumentException;
 import io.ortex.api.Tensor;
-import io.ortex.ep.cpu.OneNodeModel;
+import io.ortex.testing.OneNodeModel;
 import org.junit.jupiter.api.Test;
 
 /** Focused cases of the signal ops, checked against a direct O(n^2) DFT and the window formulas. */

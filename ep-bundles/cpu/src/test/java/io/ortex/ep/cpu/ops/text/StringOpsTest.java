@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.ortex.api.InvalidArgumentException;
 import io.ortex.api.Tensor;
-import io.ortex.ep.cpu.OneNodeModel;
+import io.ortex.testing.OneNodeModel;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -15,6 +15,8 @@ import io.ortex.api.OrtexException;
 import io.ortex.api.Session;
 import io.ortex.api.SessionOptions;
 import io.ortex.api.spi.EpFactory;
+import io.ortex.api.spi.EpLibraryLoader;
+import io.ortex.api.spi.LoadedEpLibrary;
 import io.ortex.api.spi.SupportedDevice;
 import io.ortex.onnx.ModelReader;
 import io.ortex.onnx.OnnxModel;
@@ -23,6 +25,7 @@ import io.ortex.runtime.internal.epcontext.CompatibilityCheck;
 import io.ortex.runtime.internal.epcontext.EpContextGeneration;
 import io.ortex.runtime.internal.epcontext.SharedContextStore;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.MalformedURLException;
 import java.net.URL;
 import java.net.URLClassLoader;
@@ -39,6 +42,8 @@ import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 /**
  * The runtime's {@link Environment}: hardware devices, the EP registry with its libraries and leases, and the
@@ -55,6 +60,9 @@ public final class RuntimeEnvironment implements Environment {
     private static final System.Logger LOG = System.getLogger(RuntimeEnvironment.class.getName());
 
     private final Map<String, String> config;
+    private final Supplier<List<EpLibraryLoader>> loaders;
+    /** The loader of each library registered through one, by registration name. */
+    private final Map<String, EpLibraryLoader> loadedBy = new ConcurrentHashMap<>();
     private final EpRegistry registry;
     private final EpSelector selector;
     private final SessionMigrator migrator;
@@ -72,6 +80,21 @@ public final class RuntimeEnvironment implements Environment {
      * @param builtIn the factories found on the class or module path
      */
     RuntimeEnvironment(Map<String, String> config, List<HardwareDevice> hardware, List<EpFactory> builtIn) {
+        this(config, hardware, builtIn, List::of);
+    }
+
+    /**
+     * Creates an environment, registers the built-in factories, and loads libraries that are not jars with the
+     * given loaders.
+     *
+     * @param config the environment configuration
+     * @param hardware the hardware devices
+     * @param builtIn the factories found on the class or module path
+     * @param loaders the EP library loaders available now, asked at each registration
+     */
+    RuntimeEnvironment(Map<String, String> config, List<HardwareDevice> hardware, List<EpFactory> builtIn,
+                       Supplier<List<EpLibraryLoader>> loaders) {
+        this.loaders = loaders;
         this.config = Map.copyOf(config);
         this.registry = new EpRegistry(config, hardware);
         this.selector = new EpSelector(CPU_EP, this::vendorIdOf);
@@ -90,6 +113,19 @@ public final class RuntimeEnvironment implements Environment {
      */
     public RuntimeEnvironment(Map<String, String> config, List<HardwareDevice> hardware) {
         this(config, hardware, List.of());
+    }
+
+    /**
+     * Creates an environment with no EP library, which loads libraries that are not jars with the given loaders (the
+     * OSGi wiring passes the loader services it tracks).
+     *
+     * @param config the environment configuration
+     * @param hardware the hardware devices
+     * @param loaders the EP library loaders available now, asked at each registration
+     */
+    public RuntimeEnvironment(Map<String, String> config, List<HardwareDevice> hardware,
+                              Supplier<List<EpLibraryLoader>> loaders) {
+        this(config, hardware, List.of(), loaders);
     }
 
     private int vendorIdOf(String epName) {
@@ -213,6 +249,10 @@ public final class RuntimeEnvironment implements Environment {
         return new SessionMigrator.Bound(selection.config(), List.copyOf(bindings), epNames);
     }
 
+    /**
+     * {@inheritDoc} A file that is not a jar (no zip signature) goes to the first {@link EpLibraryLoader} that accepts
+     * it, such as the ONNX Runtime EP's loader of native plugin-EP libraries.
+     */
     @Override
     public void registerLibrary(String name, Path jar) {
         checkOpen();
@@ -221,7 +261,11 @@ public final class RuntimeEnvironment implements Environment {
         }
         if (jar == null || !Files.isRegularFile(jar)) {
             throw new InvalidArgumentException(ErrorCode.NO_SUCH_FILE, "EP library '" + name + "': " + jar
-                    + " is not a jar file", null);
+                    + (jar != null && Files.exists(jar) ? " is not a regular file" : " does not exist"), null);
+        }
+        if (!isJar(jar)) {
+            registerLoaded(name, jar);
+            return;
         }
         URLClassLoader loader;
         try {
@@ -243,6 +287,7 @@ public final class RuntimeEnvironment implements Environment {
                         + EpFactory.class.getName() + " provider in META-INF/services");
             }
             registry.register(name, factories, loader);
+            loadedBy.remove(name);
         } catch (ServiceConfigurationError e) {
             closeQuietly(loader);
             throw new InvalidArgumentException(ErrorCode.INVALID_ARGUMENT, "EP library '" + name + "': "
@@ -250,6 +295,59 @@ public final class RuntimeEnvironment implements Environment {
         } catch (RuntimeException | Error e) {
             closeQuietly(loader);
             throw e;
+        }
+    }
+
+    /** Tells a jar by its zip signature, or by its name when the file cannot be read. */
+    private static boolean isJar(Path file) {
+        try (InputStream in = Files.newInputStream(file)) {
+            byte[] head = in.readNBytes(4);
+            return head.length == 4 && head[0] == 'P' && head[1] == 'K' && head[2] == 3 && head[3] == 4;
+        } catch (IOException e) {
+            return file.getFileName().toString().endsWith(".jar");
+        }
+    }
+
+    /** Registers a library that is not a jar through the first loader that accepts it. */
+    private void registerLoaded(String name, Path file) {
+        if (registry.libraryInfos().stream().anyMatch(l -> l.name().equals(name))) {
+            // checked before loading: a native library should not be loaded only to be refused
+            throw new InvalidArgumentException("an EP library is already registered under the name '" + name + "'");
+        }
+        List<EpLibraryLoader> available = loaders.get();
+        for (EpLibraryLoader l : available) {
+            if (!l.accepts(file)) {
+                continue;
+            }
+            LoadedEpLibrary lib = l.load(name, file, registry.effectiveConfig());
+            try {
+                registry.register(name, lib.factories(), lib::close);
+            } catch (RuntimeException | Error e) {
+                lib.close();
+                throw e;
+            }
+            loadedBy.put(name, l);
+            return;
+        }
+        String known = available.isEmpty() ? "none is installed"
+                : "installed: " + available.stream().map(EpLibraryLoader::description).collect(Collectors.joining("; "));
+        throw new InvalidArgumentException("EP library '" + name + "': " + file + " is not a jar, and no EP library "
+                + "loader takes it (" + known + ")");
+    }
+
+    /**
+     * Removes every library that a loader loaded, as {@link #withdrawLibrary} does, before that loader goes away.
+     *
+     * @param loader the loader
+     * @param limit how long to wait before the outcome applies
+     * @param failAtLimit whether to fail the holders at the limit rather than keep waiting
+     */
+    public void withdrawLoadedBy(EpLibraryLoader loader, Duration limit, boolean failAtLimit) {
+        for (Map.Entry<String, EpLibraryLoader> e : List.copyOf(loadedBy.entrySet())) {
+            if (e.getValue() == loader) {
+                withdrawLibrary(e.getKey(), limit, failAtLimit);
+                loadedBy.remove(e.getKey(), loader);
+            }
         }
     }
 
@@ -264,11 +362,13 @@ public final class RuntimeEnvironment implements Environment {
     @Override
     public void unregisterLibrary(String name) {
         registry.unregister(name, null);
+        loadedBy.remove(name);
     }
 
     @Override
     public void unregisterLibrary(String name, Duration timeout) {
         registry.unregister(name, timeout);
+        loadedBy.remove(name);
     }
 
     @Override

@@ -9,6 +9,7 @@ import io.ortex.api.InvalidArgumentException;
 import io.ortex.api.Session;
 import io.ortex.api.SessionOptions;
 import io.ortex.api.spi.EpFactory;
+import io.ortex.api.spi.EpLibraryLoader;
 import io.ortex.runtime.internal.RuntimeEnvironment;
 import io.ortex.runtime.internal.discovery.HardwareDiscovery;
 import java.nio.file.Path;
@@ -26,7 +27,9 @@ import org.osgi.util.tracker.ServiceTracker;
 
 /**
  * The runtime in an OSGi framework: a Declarative Services component that registers the {@link Environment} service
- * and makes every {@link EpFactory} service of any bundle an EP library of it ({@link EpFactoryTracker}). It is
+ * and makes every {@link EpFactory} service of any bundle an EP library of it ({@link EpFactoryTracker}); the
+ * {@link EpLibraryLoader} services load the libraries registered from files that are not jars
+ * ({@link EpLibraryLoaderTracker}). It is
  * configured through ConfigAdmin, PID {@value RuntimeSettings#PID} ({@link RuntimeSettings}); the configuration is
  * optional. A change applies at once, the virtual-device grants included (the affected libraries list their devices
  * again), except the discovery entries, which are read when the component activates (restart the runtime bundle).
@@ -45,6 +48,8 @@ public final class EnvironmentComponent implements Environment {
     private final EpFactoryTracker factories;
     private final ServiceTracker<EpFactory, EpFactoryTracker.Tracked> tracker;
     private final ServiceTracker<Object, Object> eventAdmins;
+    private final EpLibraryLoaderTracker loaderCustomizer;
+    private final ServiceTracker<EpLibraryLoader, EpLibraryLoader> loaders;
     private volatile RuntimeSettings settings;
 
     /**
@@ -59,7 +64,11 @@ public final class EnvironmentComponent implements Environment {
     public EnvironmentComponent(BundleContext context, Map<String, Object> properties) {
         this.settings = RuntimeSettings.parse(properties);
         Map<String, String> config = settings.environmentConfig();
-        this.environment = new RuntimeEnvironment(config, new HardwareDiscovery(config).discover());
+        this.loaderCustomizer = new EpLibraryLoaderTracker(context, this::runtimeEnvironment, () -> this.settings);
+        this.environment = new RuntimeEnvironment(config, new HardwareDiscovery(config).discover(),
+                loaderCustomizer::loaders);
+        this.loaders = new ServiceTracker<>(context, EpLibraryLoader.class, loaderCustomizer);
+        loaders.open();
         this.factories = new EpFactoryTracker(context, environment, () -> this.settings);
         // tracked by class name, so that the optional EventAdmin package is touched only when a service exists
         this.eventAdmins = new ServiceTracker<>(context, EpEventPublisher.EVENT_ADMIN, null);
@@ -91,6 +100,7 @@ public final class EnvironmentComponent implements Environment {
     void deactivate() {
         environment.close();
         tracker.close();
+        loaders.close();
         eventAdmins.close();
     }
 
@@ -180,6 +190,21 @@ public final class EnvironmentComponent implements Environment {
     public void unregisterLibrary(String name, Duration timeout) {
         checkNotBundle(name);
         environment.unregisterLibrary(name, timeout);
+    }
+
+    private RuntimeEnvironment runtimeEnvironment() {
+        return environment;
+    }
+
+    /**
+     * Removes an EP library as a departing EP bundle's is: hidden at once, then drained with the configured limit and
+     * outcome, then released. Nothing happens when no active library has that name.
+     *
+     * @param name the registration name
+     */
+    void withdraw(String name) {
+        RuntimeSettings s = settings;
+        environment.withdrawLibrary(name, s.drainLimit(), s.failAtLimit());
     }
 
     private void checkNotBundle(String name) {

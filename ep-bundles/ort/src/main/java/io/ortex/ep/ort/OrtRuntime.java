@@ -65,6 +65,20 @@ final class OrtRuntime {
     }
 
     /**
+     * Unregisters a plugin-EP library from ONNX Runtime, logging a failure rather than throwing it.
+     *
+     * @param name the registration name
+     */
+    static void unregisterLibrary(String name) {
+        try {
+            environment().unregisterExecutionProviderLibrary(name);
+        } catch (OrtException e) {
+            System.getLogger(OrtRuntime.class.getName()).log(System.Logger.Level.WARNING,
+                    "unregistering ONNX Runtime plugin-EP library '" + name + "' failed: " + message(e));
+        }
+    }
+
+    /**
      * Gets the names of the EPs built into this ONNX Runtime package, such as {@code CPUExecutionProvider}.
      *
      * @return the names

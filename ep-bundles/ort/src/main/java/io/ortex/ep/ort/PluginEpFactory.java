@@ -27,6 +27,7 @@ final class PluginEpFactory implements EpFactory {
 
     private final PluginLibrary library;
     private final String epName;
+    private final String ortEpName;
     private final String vendor;
     private final String version;
 
@@ -39,8 +40,22 @@ final class PluginEpFactory implements EpFactory {
      * @param version the plugin's version metadata, or {@code null}
      */
     PluginEpFactory(PluginLibrary library, String epName, String vendor, String version) {
+        this(library, epName, epName, vendor, version);
+    }
+
+    /**
+     * Creates a factory whose Ortex EP name differs from ONNX Runtime's.
+     *
+     * @param library the library the EP belongs to
+     * @param epName the Ortex EP name
+     * @param ortEpName the plugin EP's name in ONNX Runtime
+     * @param vendor the plugin EP's vendor
+     * @param version the plugin's version metadata, or {@code null}
+     */
+    PluginEpFactory(PluginLibrary library, String epName, String ortEpName, String vendor, String version) {
         this.library = library;
         this.epName = epName;
+        this.ortEpName = ortEpName;
         this.vendor = vendor;
         this.version = version != null && SEMVER.matcher(version).matches() ? version : OrtRuntime.version();
     }
@@ -70,7 +85,7 @@ final class PluginEpFactory implements EpFactory {
     public List<SupportedDevice> supportedDevices(List<HardwareDevice> hardware, Map<String, String> environmentConfig) {
         List<SupportedDevice> out = new ArrayList<>();
         for (OrtEpDevice d : OrtRuntime.epDevices()) {
-            if (d.getEpName().equals(epName)) {
+            if (d.getEpName().equals(ortEpName)) {
                 SupportedDevice s = OrtDevices.supported(d, hardware, Map.of(ORT_LIBRARY, library.name()));
                 if (OrtDevices.offered(s, environmentConfig)) {
                     out.add(s);

@@ -1,12 +1,12 @@
 package io.ortex.ep.ort;
 
-import ai.onnxruntime.OrtException;
 import io.ortex.api.EpUnavailableException;
 import io.ortex.api.spi.EpFactory;
 import io.ortex.api.spi.LoadedEpLibrary;
 import java.lang.System.Logger.Level;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * A native ONNX Runtime plugin-EP library registered with ONNX Runtime ({@code registerExecutionProviderLibrary}):
@@ -20,6 +20,7 @@ final class PluginLibrary implements LoadedEpLibrary, SessionGuard {
 
     private final String name;
     private final Path file;
+    private final Consumer<String> unregistration;
     private List<EpFactory> factories = List.of();
     private int sessions;
     private boolean closing;
@@ -32,8 +33,20 @@ final class PluginLibrary implements LoadedEpLibrary, SessionGuard {
      * @param file the library file
      */
     PluginLibrary(String name, Path file) {
+        this(name, file, OrtRuntime::unregisterLibrary);
+    }
+
+    /**
+     * Describes a library, with the way to unregister it.
+     *
+     * @param name the registration name
+     * @param file the library file
+     * @param unregistration unregisters the library of the given name from ONNX Runtime
+     */
+    PluginLibrary(String name, Path file, Consumer<String> unregistration) {
         this.name = name;
         this.file = file;
+        this.unregistration = unregistration;
     }
 
     /**
@@ -121,13 +134,7 @@ final class PluginLibrary implements LoadedEpLibrary, SessionGuard {
             }
             unregistered = true;
         }
-        try {
-            OrtRuntime.environment().unregisterExecutionProviderLibrary(name);
-            LOG.log(Level.DEBUG, "ONNX Runtime plugin-EP library '" + name + "' unregistered");
-        } catch (OrtException e) {
-            LOG.log(Level.WARNING, "unregistering ONNX Runtime plugin-EP library '" + name + "' failed: "
-                    + OrtRuntime.message(e));
-        }
+        unregistration.accept(name);
     }
 
     @Override

@@ -3,7 +3,6 @@ package io.ortex.ep.ort;
 import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtEpDevice;
 import ai.onnxruntime.OrtException;
-import ai.onnxruntime.OrtLoggingLevel;
 import ai.onnxruntime.OrtProvider;
 import io.ortex.api.EpUnavailableException;
 import io.ortex.api.ErrorCode;
@@ -16,14 +15,11 @@ import java.util.TreeSet;
  * The one place this bundle reaches ONNX Runtime's process-wide environment. ONNX Runtime loads its native library
  * itself, once per JVM, from the module or bundle {@code com.microsoft.onnxruntime} (its system properties
  * {@code onnxruntime.native.path} and {@code onnxruntime.native.<lib>.path} still apply); this class only asks for
- * the environment, with ONNX Runtime's own logging at ERROR so that its warnings do not reach the console. The
+ * the environment. The
  * environment is shared by every revision of this bundle and every Ortex environment in the JVM: this bundle never
  * closes it. Thread safe.
  */
 final class OrtRuntime {
-    /** The name ONNX Runtime's environment logs under. */
-    static final String LOG_ID = "ortex";
-
     private OrtRuntime() {
     }
 
@@ -35,7 +31,9 @@ final class OrtRuntime {
      */
     static OrtEnvironment environment() {
         try {
-            return OrtEnvironment.getEnvironment(OrtLoggingLevel.ORT_LOGGING_LEVEL_FATAL, LOG_ID);
+            // the default environment: asking for another logging level would warn when an application created it
+            // first; sessions log at FATAL instead (OrtSettings), so ONNX Runtime's messages do not reach the console
+            return OrtEnvironment.getEnvironment();
         } catch (LinkageError | IllegalStateException e) {
             throw new EpUnavailableException("ONNX Runtime's native library could not be loaded: " + e);
         }

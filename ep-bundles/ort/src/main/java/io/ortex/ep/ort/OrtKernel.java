@@ -60,6 +60,10 @@ final class OrtKernel implements ComputeKernel {
 
     @Override
     public Tensor[] compute(KernelContext context, Tensor[] inputs) {
+        if (outputNames.isEmpty()) {
+            // a partition whose results nobody reads: nothing to compute (ONNX Runtime refuses a run without outputs)
+            return new Tensor[0];
+        }
         OrtEnvironment env = OrtRuntime.environment();
         ByteBuffer[] own = buffers.poll();
         if (own == null) {

@@ -124,6 +124,22 @@ class OrtExecutionProviderTest {
         }
     }
 
+    @Test
+    void aPartitionWhoseResultsNobodyReadsIsNotRun() throws Exception {
+        GraphProto g = GraphProto.newBuilder().setName("dead")
+                .addInput(Models.value("x", Models.FLOAT, 2, 3))
+                .addOutput(Models.value("y", Models.FLOAT, 2, 3))
+                .addNode(Models.node("relu", "Relu", "x", "y"))
+                .addNode(Models.node("unused", "Neg", "x", "nobody"))
+                .build();
+        try (Session s = env.createSession(Models.model(g, 17), onOrt())) {
+            assertEquals(Map.of("relu", OrtEpFactory.NAME, "unused", OrtEpFactory.NAME), assignment(s));
+            float[] y = s.run(Map.of("x", Tensor.ofFloats(new float[] {-1, 2, -3, 4, -5, 6}, 2, 3))).get("y")
+                    .floats();
+            assertEquals(List.of(0f, 2f, 0f, 4f, 0f, 6f), List.of(y[0], y[1], y[2], y[3], y[4], y[5]));
+        }
+    }
+
     private static List<Long> toList(long[] a) {
         return java.util.Arrays.stream(a).boxed().toList();
     }

@@ -15,6 +15,11 @@ import io.ortex.api.SessionOptions;
 import io.ortex.api.Tensor;
 import io.ortex.onnx.TensorComparison;
 import io.ortex.onnx.proto.Onnx.GraphProto;
+import io.ortex.onnx.proto.Onnx.StringStringEntryProto;
+import io.ortex.onnx.proto.Onnx.TensorProto;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.io.TempDir;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -137,6 +142,42 @@ class OrtExecutionProviderTest {
             float[] y = s.run(Map.of("x", Tensor.ofFloats(new float[] {-1, 2, -3, 4, -5, 6}, 2, 3))).get("y")
                     .floats();
             assertEquals(List.of(0f, 2f, 0f, 4f, 0f, 6f), List.of(y[0], y[1], y[2], y[3], y[4], y[5]));
+        }
+    }
+
+    @Test
+    void weightsInAnExternalFileStayThereAndAreReadByOnnxRuntime(@TempDir Path dir) throws Exception {
+        float[] w = Models.randomFloats(12, 8);
+        java.nio.ByteBuffer data = java.nio.ByteBuffer.allocate(48).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        data.asFloatBuffer().put(w);
+        Files.write(dir.resolve("weights.bin"), data.array());
+        TensorProto external = TensorProto.newBuilder().setName("W").setDataType(Models.FLOAT).addDims(4).addDims(3)
+                .setDataLocation(TensorProto.DataLocation.EXTERNAL)
+                .addExternalData(StringStringEntryProto.newBuilder().setKey("location").setValue("weights.bin"))
+                .build();
+        GraphProto g = GraphProto.newBuilder().setName("external")
+                .addInput(Models.value("x", Models.FLOAT, 2, 4))
+                .addOutput(Models.value("y", Models.FLOAT, 2, 3))
+                .addInitializer(external)
+                .addNode(Models.node("mm", "MatMul", "x,W", "y"))
+                .build();
+        Path model = dir.resolve("external.onnx");
+        Files.write(model, Models.model(g, 17));
+        Tensor x = Models.randomTensor(2, 2, 4);
+        float[] want = new float[6];
+        for (int r = 0; r < 2; r++) {
+            for (int c = 0; c < 3; c++) {
+                for (int k = 0; k < 4; k++) {
+                    want[r * 3 + c] += x.floats()[r * 4 + k] * w[k * 3 + c];
+                }
+            }
+        }
+        try (Session s = env.createSession(model, onOrt())) {
+            assertEquals(Map.of("mm", OrtEpFactory.NAME), assignment(s));
+            float[] y = s.run(Map.of("x", x)).get("y").floats();
+            for (int i = 0; i < 6; i++) {
+                assertEquals(want[i], y[i], 1e-5f, "element " + i);
+            }
         }
     }
 

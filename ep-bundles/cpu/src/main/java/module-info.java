@@ -5,6 +5,8 @@
 module io.ortex.ep.cpu {
     requires io.ortex.api;
     requires static org.osgi.service.component.annotations;
+    // optional: the kernels use the Vector API when the JVM has the module (see linalg.VectorSupport)
+    requires static jdk.incubator.vector;
 
     provides io.ortex.api.spi.EpFactory with io.ortex.ep.cpu.CpuEpFactory;
 }

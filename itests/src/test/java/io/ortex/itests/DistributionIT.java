@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,6 +37,11 @@ class DistributionIT {
     }
 
     static Result ortex(boolean modulePath, String... args) throws IOException, InterruptedException {
+        return ortex(Map.of(), modulePath, args);
+    }
+
+    static Result ortex(Map<String, String> env, boolean modulePath, String... args)
+            throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>();
         cmd.add(DIST.resolve("bin/ortex").toString());
         cmd.addAll(List.of(args));
@@ -46,6 +52,7 @@ class DistributionIT {
         } else {
             pb.environment().remove("ORTEX_MODULE_PATH");
         }
+        pb.environment().putAll(env);
         Process p = pb.start();
         p.getOutputStream().close();
         byte[] out = p.getInputStream().readAllBytes();
@@ -68,7 +75,12 @@ class DistributionIT {
     private static void listsTheCpuAndTheCpuEp(boolean modulePath) throws Exception {
         Result devices = ortex(modulePath, "devices");
         assertEquals(0, devices.exit(), devices.err());
+        assertEquals("", devices.err(), "the JVM's incubator notice is filtered from a piped stderr");
         assertTrue(devices.out().contains("CPU"), devices.out());
+        assertTrue(devices.out().contains("JVM      ") && devices.out().contains(System.getProperty("java.home")),
+                devices.out());
+        assertTrue(devices.out().contains("CPU EP   Vector API, "), "the launcher adds jdk.incubator.vector, "
+                + "and the CPU EP uses it: " + devices.out());
         Result eps = ortex(modulePath, "eps", "--json");
         assertEquals(0, eps.exit(), eps.err());
         assertTrue(eps.out().contains("\"ep\" : \"CPUExecutionProvider\""), eps.out());
@@ -76,6 +88,14 @@ class DistributionIT {
         assertTrue(eps.out().contains("\"state\" : \"ACTIVE\""), eps.out());
         assertTrue(!eps.out().contains("ExampleExecutionProvider"), "the example EP is not installed by default");
         assertTrue(eps.out().contains("\"ep\" : \"OrtExecutionProvider\""), "the ONNX Runtime EP is: " + eps.out());
+    }
+
+    @Test
+    void ortexVectorZeroRunsThePlainJavaKernels() throws Exception {
+        Result devices = ortex(Map.of("ORTEX_VECTOR", "0"), false, "devices");
+        assertEquals(0, devices.exit(), devices.err());
+        assertTrue(devices.out().contains("CPU EP   plain Java: module jdk.incubator.vector not present"),
+                devices.out());
     }
 
     @Test

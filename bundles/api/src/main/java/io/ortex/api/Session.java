@@ -1,8 +1,10 @@
 package io.ortex.api;
 
+import java.nio.file.Path;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A model loaded, partitioned among execution providers and compiled, ready to run.
@@ -86,6 +88,18 @@ public interface Session extends AutoCloseable {
      * @return the metadata, sorted by key
      */
     Map<String, String> modelMetadata();
+
+    /**
+     * Writes the profile the session has recorded since it was created (ONNX Runtime's {@code EndProfiling}), when
+     * its options enabled profiling ({@link SessionOptions#enableProfiling}). Recording goes on; a later call writes
+     * the file again with everything recorded until then.
+     *
+     * @return the trace file written, or empty when profiling is off
+     * @throws OrtexException when the file cannot be written
+     */
+    default Optional<Path> endProfiling() {
+        return Optional.empty();
+    }
 
     /**
      * Waits for runs in flight, then releases the EPs and compiled kernels of this session. Closing twice does

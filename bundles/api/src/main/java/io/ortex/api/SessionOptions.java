@@ -1,5 +1,6 @@
 package io.ortex.api;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -135,6 +136,49 @@ public final class SessionOptions {
     public static final String COMPILE_CACHE_MAX_BYTES = "ortex.compile_cache.max_bytes";
     /** Default of {@link #COMPILE_CACHE_MAX_BYTES}: 1 GiB. */
     public static final String COMPILE_CACHE_MAX_BYTES_DEFAULT = "1073741824";
+
+    /**
+     * How much the runtime optimizes the graph before partitioning it, as ONNX Runtime's session option
+     * {@code graph_optimization_level}: {@code DISABLE_ALL}, {@code BASIC}, {@code EXTENDED} or {@code ALL} (ONNX
+     * Runtime's numbers 0, 1, 2 and 99 are accepted too); see {@link GraphOptimizationLevel} for what each level
+     * does. Set it with {@link #graphOptimizationLevel(GraphOptimizationLevel)}. Default:
+     * {@value #GRAPH_OPTIMIZATION_LEVEL_DEFAULT}, as in ONNX Runtime.
+     */
+    public static final String GRAPH_OPTIMIZATION_LEVEL = "session.graph_optimization_level";
+    /** Default of {@link #GRAPH_OPTIMIZATION_LEVEL}: every optimization. */
+    public static final String GRAPH_OPTIMIZATION_LEVEL_DEFAULT = "ALL";
+
+    /**
+     * Where to save the model as the runtime optimized it, before partitioning (ONNX Runtime's session option
+     * {@code optimized_model_filepath}): a valid ONNX model that other runtimes load. Default: empty (not saved).
+     */
+    public static final String OPTIMIZED_MODEL_FILEPATH = "session.optimized_model_filepath";
+
+    /**
+     * Optimizers to leave out, by name, separated by commas (ONNX Runtime's
+     * {@code optimization.disable_specified_optimizers}); the names are listed with {@link GraphOptimizationLevel}.
+     * Default: empty (none left out).
+     */
+    public static final String DISABLE_SPECIFIED_OPTIMIZERS = "optimization.disable_specified_optimizers";
+
+    /**
+     * {@code "1"} lets idle intra-op threads spin briefly for the next parallel loop before they sleep, {@code "0"}
+     * makes them sleep at once (ONNX Runtime's {@code session.intra_op.allow_spinning}). Spinning saves the wake-up
+     * latency between the kernels of a model and costs CPU time while the threads wait. Default:
+     * {@value #INTRA_OP_ALLOW_SPINNING_DEFAULT}.
+     */
+    public static final String INTRA_OP_ALLOW_SPINNING = "session.intra_op.allow_spinning";
+    /** Default of {@link #INTRA_OP_ALLOW_SPINNING}: spin. */
+    public static final String INTRA_OP_ALLOW_SPINNING_DEFAULT = "1";
+
+    /**
+     * The file to which the session writes its profile (an Ortex key; ONNX Runtime's {@code enable_profiling} with a
+     * file name instead of a prefix): when set, the session records its creation, each run and each executed node
+     * (op, EP, input and output shapes, duration), and {@link Session#endProfiling()} writes them as a Chrome trace
+     * (JSON) that {@code chrome://tracing} and Perfetto load. Set it with {@link #enableProfiling(Path)}. Default:
+     * empty (no profiling).
+     */
+    public static final String PROFILE_FILE = "ortex.session.profile_file";
 
     /** Default number of intra-op threads: 0 means one per available processor. */
     public static final int DEFAULT_INTRA_OP_THREADS = 0;
@@ -294,6 +338,63 @@ public final class SessionOptions {
      */
     public EpSelectionDelegate selectionDelegate() {
         return delegate;
+    }
+
+    /**
+     * Sets how much the runtime optimizes the graph (the {@link #GRAPH_OPTIMIZATION_LEVEL} entry).
+     *
+     * @param level the level
+     * @return these options
+     */
+    public SessionOptions graphOptimizationLevel(GraphOptimizationLevel level) {
+        return config(GRAPH_OPTIMIZATION_LEVEL, Objects.requireNonNull(level, "level").name());
+    }
+
+    /**
+     * Gets how much the runtime optimizes the graph.
+     *
+     * @return the level of the {@link #GRAPH_OPTIMIZATION_LEVEL} entry, {@link GraphOptimizationLevel#ALL} when it
+     *     is not set
+     * @throws InvalidArgumentException when the entry names no level
+     */
+    public GraphOptimizationLevel graphOptimizationLevel() {
+        return GraphOptimizationLevel.parse(configValue(GRAPH_OPTIMIZATION_LEVEL, GRAPH_OPTIMIZATION_LEVEL_DEFAULT));
+    }
+
+    /**
+     * Makes the session record a profile, which {@link Session#endProfiling()} writes to {@code file} (the
+     * {@link #PROFILE_FILE} entry).
+     *
+     * @param file the trace file to write
+     * @return these options
+     */
+    public SessionOptions enableProfiling(Path file) {
+        return config(PROFILE_FILE, Objects.requireNonNull(file, "file").toString());
+    }
+
+    /**
+     * Gets the file the session's profile goes to.
+     *
+     * @return the file, or {@code null} when profiling is off
+     */
+    public Path profilingFile() {
+        String f = configValue(PROFILE_FILE, "");
+        return f.isEmpty() ? null : Path.of(f);
+    }
+
+    /**
+     * Copies these options: configuration, threads, appended EPs, policy and delegate.
+     *
+     * @return a copy that can be changed without changing these options
+     */
+    public SessionOptions copy() {
+        SessionOptions c = new SessionOptions();
+        c.config.putAll(config);
+        c.intraOpThreads = intraOpThreads;
+        c.appended.addAll(appended);
+        c.policy = policy;
+        c.delegate = delegate;
+        return c;
     }
 
     /**

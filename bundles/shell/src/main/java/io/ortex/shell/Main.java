@@ -24,7 +24,7 @@ public final class Main {
             "  devices [--json]             hardware devices",
             "  eps [--json]                 EP devices with vendor, type, version and state",
             "  run MODEL [--input NAME=FILE.pb]... [--inputs DIR] [--shape NAME=AxB]... [--output-dir DIR]",
-            "            [--repeat N] [--warmup N] [--threads N] [--seed N] [--json] [EP options]",
+            "            [--repeat N] [--warmup N] [--threads N] [--seed N] [--profile FILE] [--json] [EP options]",
             "  test PATH... [--rtol R] [--atol A] [--report FILE] [--threads N] [EP options]",
             "  compile MODEL -o OUT [--embed] [--flags error-if-no-nodes-compiled,error-if-output-exists]",
             "            [EP options]    writes a compiled (EPContext) model",

@@ -159,6 +159,48 @@ class MainRunTest {
     }
 
     @Test
+    void runProfileWritesAChromeTraceWithOneEventPerNode() throws IOException {
+        Path trace = dir.resolve("trace.json");
+        Cli r = Cli.run("run", model().toString(), "--repeat", "3", "--profile", trace.toString(), "--json");
+        assertEquals(0, r.status(), r.toString());
+        assertEquals(trace.toString(), object(parse(r.out())).get("profile"));
+        List<Object> events = list(parse(Files.readString(trace)));
+        List<Map<String, Object>> nodes = events.stream().map(MainRunTest::object)
+                .filter(e -> "Node".equals(e.get("cat"))).toList();
+        assertEquals(3 * 3, nodes.size(), "3 nodes, 3 runs");
+        assertEquals(3, events.stream().map(MainRunTest::object).filter(e -> "model_run".equals(e.get("name")))
+                .count());
+        assertEquals(1, events.stream().map(MainRunTest::object)
+                .filter(e -> "session_initialization".equals(e.get("name"))).count());
+        for (Map<String, Object> e : events.stream().map(MainRunTest::object).toList()) {
+            assertEquals("X", e.get("ph"), e.toString());
+            assertTrue((double) e.get("dur") >= 0 && (double) e.get("ts") >= 0, e.toString());
+        }
+        Map<String, Object> add = nodes.stream().filter(e -> object(e.get("args")).get("op_name").equals("Add"))
+                .findFirst().orElseThrow();
+        Map<String, Object> args = object(add.get("args"));
+        assertEquals("CPUExecutionProvider", args.get("provider"));
+        assertEquals(List.of(Map.of("float32", List.of(2.0, 3.0)), Map.of("float32", List.of(3.0))),
+                args.get("input_type_shape"));
+        assertEquals(List.of(Map.of("float32", List.of(2.0, 3.0))), args.get("output_type_shape"));
+        try (var files = Files.list(dir)) {
+            assertTrue(files.noneMatch(f -> f.getFileName().toString().endsWith(".tmp")), "no temporary file left");
+        }
+        Cli text = Cli.run("run", model().toString(), "--profile", trace.toString());
+        assertTrue(text.out().contains("profile   " + trace), text.toString());
+    }
+
+    @Test
+    void runProfileRefusesAFolderOrAMissingParent() throws IOException {
+        Cli folder = Cli.run("run", model().toString(), "--profile", dir.toString());
+        assertEquals(2, folder.status(), folder.toString());
+        assertTrue(folder.err().startsWith("ortex: --profile ") && folder.err().contains("folder"), folder.toString());
+        Cli missing = Cli.run("run", model().toString(), "--profile", dir.resolve("no/such/t.json").toString());
+        assertEquals(2, missing.status(), missing.toString());
+        assertTrue(missing.err().contains("does not exist"), missing.toString());
+    }
+
+    @Test
     void runWithGivenInputsWritesReadableOutputs() throws IOException {
         float[] x = {1, 2, 3, -4, -5, -6};
         float[] y = {2, 2, 2, -1, 1, -3};

@@ -11,24 +11,41 @@ import io.ortex.api.spi.MemoryDevice;
 import io.ortex.api.spi.NodeView;
 import io.ortex.api.spi.ValueView;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /**
- * The compiled partitions of one graph in an order that respects their dependencies, the bookkeeping that lets a
- * run free each intermediate tensor after its last reader, and the copies between memory devices where a value
- * produced in one EP's memory is read by an EP working in another. Immutable; one plan serves every run.
+ * The compiled partitions of one graph in an order that respects their dependencies, every value given a slot in a
+ * run's value table, the bookkeeping that frees each intermediate after its last reader (so the run's
+ * {@link RunArena} can recycle its memory), and the copies between memory devices where a value produced in one
+ * EP's memory is read by an EP working in another. Immutable; one plan serves every run.
  */
 final class ExecutionPlan {
     /**
-     * One compiled partition: its kernel, where its inputs come from, what must be copied to its memory first, and
-     * what can be freed after it.
+     * One compiled partition: its kernel, the slots of its inputs and outputs (-1 for an omitted optional input or
+     * an output nobody reads), what must be copied to its memory first, and the slots freed after it. The names are
+     * kept for diagnostics and the profiler.
+     *
+     * @param name the fused node's name
+     * @param ep the EP that compiled it
+     * @param ops the op types of its nodes, joined by {@code +}
+     * @param kernel the compiled kernel
+     * @param inputs the fused node's input names
+     * @param outputs the fused node's output names
+     * @param freeAfter the names freed after this step
+     * @param copies per input, the copy into this EP's memory, or {@code null}
+     * @param inputSlots per input, its slot
+     * @param outputSlots per output, its slot
+     * @param freeSlots the slots freed after this step
      */
-    record Step(String name, String ep, ComputeKernel kernel, String[] inputs, String[] outputs,
-                String[] freeAfter, Copy[] copies) {
+    record Step(String name, String ep, String ops, ComputeKernel kernel, String[] inputs, String[] outputs,
+                String[] freeAfter, Copy[] copies, int[] inputSlots, int[] outputSlots, int[] freeSlots) {
     }
 
     /**
@@ -55,16 +72,28 @@ final class ExecutionPlan {
         DataTransfer find(MemoryDevice source, MemoryDevice target);
     }
 
+    /**
+     * What one execution needs besides the values: the kernels' context, the run's memory, and the profiler.
+     *
+     * @param context the kernels' context
+     * @param arena the run's memory
+     * @param profiler records one event per step, or {@code null}
+     */
+    record Run(KernelContext context, RunArena arena, SessionProfiler profiler) {
+    }
+
     private final List<Step> steps;
+    private final Map<String, Integer> slots;
     private final Map<String, Copy> outputCopies;
 
-    private ExecutionPlan(List<Step> steps, Map<String, Copy> outputCopies) {
+    private ExecutionPlan(List<Step> steps, Map<String, Integer> slots, Map<String, Copy> outputCopies) {
         this.steps = steps;
+        this.slots = slots;
         this.outputCopies = outputCopies;
     }
 
     /**
-     * Orders the compiled groups and computes value lifetimes.
+     * Orders the compiled groups, gives every value a slot, and computes value lifetimes.
      *
      * @param fused the fused nodes with their EP names and kernels, in any order
      * @param keep values never freed during a run (graph outputs, constants)
@@ -76,10 +105,18 @@ final class ExecutionPlan {
                                Transfers transfers) {
         List<Compiled> ordered = order(fused);
         Map<String, MemoryDevice> placed = new HashMap<>();
+        Map<String, Integer> slots = new LinkedHashMap<>();
         for (Compiled c : ordered) {
+            for (String in : c.node().inputNames()) {
+                slots.putIfAbsent(in, slots.size());
+            }
             for (String out : c.node().outputNames()) {
                 placed.put(out, c.device());
+                slots.putIfAbsent(out, slots.size());
             }
+        }
+        for (String out : graphOutputs) {
+            slots.putIfAbsent(out, slots.size());
         }
         Map<String, Integer> lastUse = new HashMap<>();
         for (int i = 0; i < ordered.size(); i++) {
@@ -90,8 +127,8 @@ final class ExecutionPlan {
         List<Step> steps = new ArrayList<>();
         for (int i = 0; i < ordered.size(); i++) {
             Compiled c = ordered.get(i);
-            List<String> free = new ArrayList<>();
-            for (String in : new HashSet<>(c.node().inputNames())) {
+            Set<String> free = new LinkedHashSet<>();
+            for (String in : c.node().inputNames()) {
                 if (lastUse.get(in) == i && !keep.contains(in)) {
                     free.add(in);
                 }
@@ -108,8 +145,11 @@ final class ExecutionPlan {
                     copies[k] = new Copy(transfers.find(from, c.device()), from, c.device());
                 }
             }
-            steps.add(new Step(c.node().name(), c.ep(), c.kernel(), c.node().inputNames().toArray(String[]::new),
-                    c.node().outputNames().toArray(String[]::new), free.toArray(String[]::new), copies));
+            String[] inputs = c.node().inputNames().toArray(String[]::new);
+            String[] outputs = c.node().outputNames().toArray(String[]::new);
+            String[] freed = free.toArray(String[]::new);
+            steps.add(new Step(c.node().name(), c.ep(), c.ops(), c.kernel(), inputs, outputs, freed, copies,
+                    slotsOf(inputs, slots), slotsOf(outputs, slots), slotsOf(freed, slots)));
         }
         Map<String, Copy> outputCopies = new HashMap<>();
         for (String out : graphOutputs) {
@@ -118,14 +158,30 @@ final class ExecutionPlan {
                 outputCopies.put(out, new Copy(transfers.find(from, MemoryDevice.CPU), from, MemoryDevice.CPU));
             }
         }
-        return new ExecutionPlan(List.copyOf(steps), Map.copyOf(outputCopies));
+        return new ExecutionPlan(List.copyOf(steps), Collections.unmodifiableMap(slots), Map.copyOf(outputCopies));
+    }
+
+    private static int[] slotsOf(String[] names, Map<String, Integer> slots) {
+        int[] out = new int[names.length];
+        for (int i = 0; i < names.length; i++) {
+            out[i] = names[i].isEmpty() ? -1 : slots.get(names[i]);
+        }
+        return out;
     }
 
     /**
-     * A compiled group: its fused node, its EP's name and memory device, its kernel, and the position of its first
-     * node in the graph.
+     * A compiled group: its fused node, its EP's name and memory device, its kernel, the position of its first node
+     * in the graph, and its nodes' op types.
+     *
+     * @param node the fused node
+     * @param ep the EP's name
+     * @param device the EP's memory
+     * @param kernel the compiled kernel
+     * @param firstNode the position of the group's first node in the graph
+     * @param ops the op types of the group's nodes, joined by {@code +}
      */
-    record Compiled(FusedNode node, String ep, MemoryDevice device, ComputeKernel kernel, int firstNode) {
+    record Compiled(FusedNode node, String ep, MemoryDevice device, ComputeKernel kernel, int firstNode,
+                    String ops) {
     }
 
     /** Topological order of the groups, preferring the group whose first node comes first. */
@@ -171,6 +227,26 @@ final class ExecutionPlan {
     }
 
     /**
+     * Gets the number of slots a run's value table needs.
+     *
+     * @return the slot count
+     */
+    int slotCount() {
+        return slots.size();
+    }
+
+    /**
+     * Gets the slot of a value.
+     *
+     * @param name the value's name
+     * @return its slot, or -1 when no step reads or writes it and it is no graph output
+     */
+    int slot(String name) {
+        Integer s = slots.get(name);
+        return s == null ? -1 : s;
+    }
+
+    /**
      * Brings a graph output into host memory when the EP that produced it works in its own memory.
      *
      * @param name the output's name
@@ -185,32 +261,49 @@ final class ExecutionPlan {
     /**
      * Runs every step.
      *
-     * @param values the graph inputs and constants, by name; filled with every value computed
-     * @param context the kernels' context
+     * @param values the value table: graph inputs and constants in their slots; filled with every value computed,
+     *     and emptied of each value after its last reader
+     * @param run the kernels' context, the run's memory and the profiler
      */
-    void execute(Map<String, Tensor> values, KernelContext context) {
+    void execute(Tensor[] values, Run run) {
+        RunArena arena = run.arena();
+        SessionProfiler profiler = run.profiler();
         for (Step s : steps) {
-            Tensor[] in = new Tensor[s.inputs().length];
+            int[] inSlots = s.inputSlots();
+            Tensor[] in = new Tensor[inSlots.length];
             for (int i = 0; i < in.length; i++) {
-                in[i] = values.get(s.inputs()[i]);
+                in[i] = inSlots[i] < 0 ? null : values[inSlots[i]];
                 Copy copy = s.copies()[i];
                 if (copy != null && in[i] != null) {
                     in[i] = copy.transfer().copy(in[i], copy.source(), copy.target());
                 }
             }
-            Tensor[] out = s.kernel().compute(context, in);
-            if (out == null || out.length != s.outputs().length) {
-                throw new OrtexException(ErrorCode.RUNTIME_EXCEPTION, "partition '" + s.name() + "' of EP "
-                        + s.ep() + " returned " + (out == null ? "nothing" : out.length + " outputs") + ", expected "
-                        + s.outputs().length);
-            }
-            for (int i = 0; i < out.length; i++) {
-                if (out[i] != null) {
-                    values.put(s.outputs()[i], out[i]);
+            long start = profiler == null ? 0 : System.nanoTime();
+            arena.beginStep();
+            Tensor[] out;
+            try {
+                out = s.kernel().compute(run.context(), in);
+                if (out == null || out.length != s.outputs().length) {
+                    throw new OrtexException(ErrorCode.RUNTIME_EXCEPTION, "partition '" + s.name() + "' of EP "
+                            + s.ep() + " returned " + (out == null ? "nothing" : out.length + " outputs")
+                            + ", expected " + s.outputs().length);
                 }
+                int[] outSlots = s.outputSlots();
+                for (int i = 0; i < out.length; i++) {
+                    if (out[i] != null) {
+                        values[outSlots[i]] = out[i];
+                        arena.hold(out[i]);
+                    }
+                }
+                for (int f : s.freeSlots()) {
+                    arena.drop(values[f]);
+                    values[f] = null;
+                }
+            } finally {
+                arena.endStep();
             }
-            for (String f : s.freeAfter()) {
-                values.remove(f);
+            if (profiler != null) {
+                profiler.step(s, start, System.nanoTime(), in, out);
             }
         }
     }
@@ -231,5 +324,22 @@ final class ExecutionPlan {
             }
         }
         return Integer.MAX_VALUE;
+    }
+
+    /**
+     * Joins the op types of a group's nodes, for the profiler.
+     *
+     * @param nodes the group's nodes
+     * @return {@code MatMul} for one node, {@code MatMul+Add} for a fused pair
+     */
+    static String ops(List<NodeView> nodes) {
+        StringBuilder b = new StringBuilder();
+        for (NodeView n : nodes) {
+            if (b.length() > 0) {
+                b.append('+');
+            }
+            b.append(n.opType());
+        }
+        return b.toString();
     }
 }

@@ -1,16 +1,80 @@
 package io.ortex.runtime.internal;
 
 import io.ortex.api.Tensor;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * What runs one graph of a session (the main graph or a nested subgraph): its plan, its initializers decoded once,
- * and its output names in order.
- *
- * @param plan the compiled partitions in order
- * @param constants the graph's initializers
- * @param outputs the graph's output names
+ * What runs one graph of a session (the main graph or a nested subgraph): its plan, a value table with its
+ * initializers decoded once and placed in their slots, and its outputs in order. Immutable; shared by every run.
  */
-record GraphPlan(ExecutionPlan plan, Map<String, Tensor> constants, List<String> outputs) {
+final class GraphPlan {
+    private final ExecutionPlan plan;
+    private final Tensor[] constants;
+    private final List<String> outputs;
+    private final int[] outputSlots;
+
+    /**
+     * Creates the plan of one graph.
+     *
+     * @param plan the compiled partitions in order
+     * @param constants the graph's initializers by name
+     * @param outputs the graph's output names
+     */
+    GraphPlan(ExecutionPlan plan, Map<String, Tensor> constants, List<String> outputs) {
+        this.plan = plan;
+        this.constants = new Tensor[plan.slotCount()];
+        constants.forEach((name, value) -> {
+            int slot = plan.slot(name);
+            if (slot >= 0) {
+                this.constants[slot] = value;
+            }
+        });
+        this.outputs = List.copyOf(outputs);
+        this.outputSlots = outputs.stream().mapToInt(plan::slot).toArray();
+    }
+
+    ExecutionPlan plan() {
+        return plan;
+    }
+
+    List<String> outputs() {
+        return outputs;
+    }
+
+    /**
+     * Runs the graph: places the given values in a fresh value table, executes the plan, and returns the outputs in
+     * host memory. The outputs leave the run's memory for good; every other value the table still holds is let go.
+     *
+     * @param feeds the graph's inputs, and for a subgraph the outer-scope values it reads, by name; names the graph
+     *     does not use are ignored
+     * @param run the kernels' context, the run's memory and the profiler
+     * @return the outputs by name, in graph order
+     */
+    Map<String, Tensor> run(Map<String, Tensor> feeds, ExecutionPlan.Run run) {
+        Tensor[] values = constants.clone();
+        RunArena arena = run.arena();
+        for (Map.Entry<String, Tensor> feed : feeds.entrySet()) {
+            int slot = plan.slot(feed.getKey());
+            if (slot >= 0) {
+                values[slot] = feed.getValue();
+                arena.hold(feed.getValue());
+            }
+        }
+        try {
+            plan.execute(values, run);
+            Map<String, Tensor> out = new LinkedHashMap<>();
+            for (int i = 0; i < outputSlots.length; i++) {
+                Tensor t = values[outputSlots[i]];
+                arena.release(t);
+                out.put(outputs.get(i), plan.toHost(outputs.get(i), t));
+            }
+            return out;
+        } finally {
+            for (Tensor t : values) {
+                arena.drop(t);
+            }
+        }
+    }
 }

@@ -16,6 +16,7 @@ import io.ortex.api.spi.ValueView;
 import io.ortex.onnx.Graph;
 import io.ortex.onnx.OnnxModel;
 import io.ortex.runtime.internal.epcontext.EpContextGeneration;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -24,7 +25,10 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Queue;
 import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
@@ -45,6 +49,9 @@ final class InferenceSession implements Session {
     private final Set<String> optionalInputs;
     private final List<TensorInfo> outputs;
     private final IntraOpPool intraOp;
+    private final boolean ownsPool;
+    private final SessionProfiler profiler;
+    private final Queue<RunArena> arenas = new ConcurrentLinkedQueue<>();
     private final Runnable onClose;
     private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
     private final ReentrantLock migration = new ReentrantLock();
@@ -54,11 +61,13 @@ final class InferenceSession implements Session {
     private volatile String failure;
 
     InferenceSession(String id, OnnxModel model, SessionCompiler.Result compiled, IntraOpPool intraOp,
-                     Runnable onClose) {
+                     boolean ownsPool, SessionProfiler profiler, Runnable onClose) {
         this.id = id;
         this.model = model;
-        this.plan = new SessionPlan(compiled, model.graph());
+        this.plan = new SessionPlan(compiled);
         this.intraOp = intraOp;
+        this.ownsPool = ownsPool;
+        this.profiler = profiler;
         this.onClose = onClose;
         Map<String, TensorInfo> in = new LinkedHashMap<>();
         Set<String> optional = new HashSet<>();
@@ -78,48 +87,40 @@ final class InferenceSession implements Session {
     }
 
     /**
-     * Compiles a model with the given EPs and creates the session; on failure nothing is left behind.
-     *
-     * @param id the session's id
-     * @param model the model
-     * @param config the session configuration, EP options included
-     * @param threads intra-op threads (0 for one per processor)
-     * @param bindings the EPs in priority order
-     * @param onClose called once the session has released its EPs
-     * @return the session
-     */
-    static InferenceSession create(String id, OnnxModel model, Map<String, String> config, int threads,
-                                   List<EpBinding> bindings, Runnable onClose) {
-        return create(id, model, config, threads, bindings, null, onClose);
-    }
-
-    /**
      * Compiles a model with the given EPs and creates the session, writing a compiled model as {@code generation}
      * says; on failure nothing is left behind.
      *
      * @param id the session's id
      * @param model the model
      * @param config the session configuration, EP options included
-     * @param threads intra-op threads (0 for one per processor)
+     * @param threads the intra-op threads the session runs on (shared with other sessions, not closed with it)
+     * @param profile where to write the session's profile, or {@code null} for no profiling
      * @param bindings the EPs in priority order
      * @param generation how to write the compiled model, or {@code null} to follow {@code ep.context_enable} in
      *     {@code config}
      * @param onClose called once the session has released its EPs
      * @return the session
      */
-    static InferenceSession create(String id, OnnxModel model, Map<String, String> config, int threads,
-                                   List<EpBinding> bindings, EpContextGeneration generation, Runnable onClose) {
-        IntraOpPool pool = new IntraOpPool(threads);
-        try {
-            Map<String, String> epConfig = withThreads(config, pool.intraOpThreads());
-            SessionCompiler.Result compiled = generation == null
-                    ? SessionCompiler.compile(model, epConfig, bindings)
-                    : SessionCompiler.compile(model, epConfig, bindings, generation);
-            return new InferenceSession(id, model, compiled, pool, onClose);
-        } catch (RuntimeException | Error e) {
-            pool.close();
-            throw e;
+    static InferenceSession create(String id, OnnxModel model, Map<String, String> config, IntraOpPool threads,
+                                   Path profile, List<EpBinding> bindings, EpContextGeneration generation,
+                                   Runnable onClose) {
+        return create(id, model, config, threads, false, profile, bindings, generation, onClose);
+    }
+
+    private static InferenceSession create(String id, OnnxModel model, Map<String, String> config,
+                                           IntraOpPool pool, boolean ownsPool, Path profile,
+                                           List<EpBinding> bindings, EpContextGeneration generation,
+                                           Runnable onClose) {
+        long start = System.nanoTime();
+        Map<String, String> epConfig = withThreads(config, pool.intraOpThreads());
+        SessionCompiler.Result compiled = generation == null ? SessionCompiler.compile(model, epConfig, bindings)
+                : SessionCompiler.compile(model, epConfig, bindings, generation);
+        SessionProfiler profiler = null;
+        if (profile != null) {
+            profiler = new SessionProfiler(profile, start);
+            profiler.sessionCreated(start, System.nanoTime());
         }
+        return new InferenceSession(id, model, compiled, pool, ownsPool, profiler, onClose);
     }
 
     /** The configuration EPs see: the session's entries and its resolved intra-op thread count. */
@@ -130,7 +131,7 @@ final class InferenceSession implements Session {
     }
 
     /**
-     * Creates a session outside an environment, as tests do.
+     * Creates a session outside an environment, as tests do, on intra-op threads of its own.
      *
      * @param model the model
      * @param options the session options (configuration and threads)
@@ -141,8 +142,14 @@ final class InferenceSession implements Session {
     static InferenceSession create(OnnxModel model, io.ortex.api.SessionOptions options, List<EpBinding> bindings,
                                    java.util.function.Consumer<InferenceSession> onClose) {
         InferenceSession[] self = new InferenceSession[1];
-        self[0] = create("test", model, Map.copyOf(options.config()), options.intraOpThreads(), bindings,
-                () -> onClose.accept(self[0]));
+        IntraOpPool pool = new IntraOpPool(options.intraOpThreads());
+        try {
+            self[0] = create("test", model, Map.copyOf(options.config()), pool, true, options.profilingFile(),
+                    bindings, null, () -> onClose.accept(self[0]));
+        } catch (RuntimeException | Error e) {
+            pool.close();
+            throw e;
+        }
         return self[0];
     }
 
@@ -228,12 +235,18 @@ final class InferenceSession implements Session {
     private Map<String, Tensor> runMain(SessionPlan p, Map<String, Tensor> feeds, Collection<String> outputNames) {
         Map<String, String> runConfig = Map.of();
         List<EpInstance> started = new ArrayList<>();
+        RunArena arena = arenas.poll();
+        if (arena == null) {
+            arena = new RunArena();
+        }
+        long start = profiler == null ? 0 : System.nanoTime();
         try {
             for (EpInstance e : p.compiled().eps()) {
                 e.ep().onRunStart(runConfig);
                 started.add(e);
             }
-            Map<String, Tensor> all = runGraph(p.main(), feeds, new RunContext(p));
+            ExecutionPlan.Run run = new ExecutionPlan.Run(new RunContext(p, arena), arena, profiler);
+            Map<String, Tensor> all = p.main().run(feeds, run);
             Map<String, Tensor> result = new LinkedHashMap<>();
             for (String name : outputNames) {
                 Tensor t = all.get(name);
@@ -244,30 +257,28 @@ final class InferenceSession implements Session {
             }
             return result;
         } finally {
+            arena.endRun();
+            arenas.offer(arena);
             for (EpInstance e : started) {
                 e.ep().onRunEnd(runConfig);
+            }
+            if (profiler != null) {
+                profiler.run(start, System.nanoTime());
             }
         }
     }
 
-    /** Runs one graph's plan on the given values and returns its outputs, in host memory. */
-    private Map<String, Tensor> runGraph(GraphPlan plan, Map<String, Tensor> feeds, RunContext context) {
-        Map<String, Tensor> values = new HashMap<>(plan.constants());
-        values.putAll(feeds);
-        plan.plan().execute(values, context);
-        Map<String, Tensor> out = new LinkedHashMap<>();
-        for (String name : plan.outputs()) {
-            out.put(name, plan.plan().toHost(name, values.get(name)));
-        }
-        return out;
-    }
-
-    /** The kernels' view of one run: the intra-op threads, and nested subgraphs run through their own plans. */
+    /**
+     * The kernels' view of one run: the intra-op threads, the run's memory, and nested subgraphs run through their
+     * own plans.
+     */
     private final class RunContext implements KernelContext {
         private final SessionPlan plan;
+        private final RunArena arena;
 
-        RunContext(SessionPlan plan) {
+        RunContext(SessionPlan plan, RunArena arena) {
             this.plan = plan;
+            this.arena = arena;
         }
 
         @Override
@@ -281,13 +292,23 @@ final class InferenceSession implements Session {
         }
 
         @Override
+        public Tensor allocate(ElementType type, long... shape) {
+            return arena.allocate(type, shape, true);
+        }
+
+        @Override
+        public Tensor allocateUninitialized(ElementType type, long... shape) {
+            return arena.allocate(type, shape, false);
+        }
+
+        @Override
         public Map<String, Tensor> runSubgraph(GraphView subgraph, Map<String, Tensor> values) {
             GraphPlan sub = subgraph instanceof Graph g ? plan.compiled().plans().get(g) : null;
             if (sub == null) {
                 throw new InvalidArgumentException("subgraph '" + subgraph.name() + "' does not belong to session "
                         + id);
             }
-            return runGraph(sub, values, this);
+            return sub.run(values, new ExecutionPlan.Run(this, arena, profiler));
         }
     }
 
@@ -330,6 +351,11 @@ final class InferenceSession implements Session {
     /** The main graph's plan, for tests of value lifetimes. */
     ExecutionPlan plan() {
         return plan.main().plan();
+    }
+
+    @Override
+    public Optional<Path> endProfiling() {
+        return profiler == null ? Optional.empty() : Optional.of(profiler.write());
     }
 
     @Override
@@ -407,7 +433,9 @@ final class InferenceSession implements Session {
             } finally {
                 migration.unlock();
             }
-            intraOp.close();
+            if (ownsPool) {
+                intraOp.close();
+            }
             onClose.run();
         } finally {
             released.countDown();
@@ -444,7 +472,7 @@ final class InferenceSession implements Session {
                 return false;
             }
             SessionPlan next = new SessionPlan(SessionCompiler.compile(model,
-                    withThreads(config, intraOp.intraOpThreads()), bindings, null), model.graph());
+                    withThreads(config, intraOp.intraOpThreads()), bindings, null));
             SessionPlan old = plan;
             plan = next;
             old.retire();

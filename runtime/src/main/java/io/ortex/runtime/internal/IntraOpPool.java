@@ -1,100 +1,228 @@
 package io.ortex.runtime.internal;
 
 import io.ortex.api.InvalidArgumentException;
-import io.ortex.api.spi.KernelContext;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.ForkJoinTask;
-import java.util.concurrent.ForkJoinWorkerThread;
-import java.util.concurrent.RecursiveAction;
+import io.ortex.api.spi.KernelContext.RangeBody;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 
 /**
- * The intra-op threads of a session, offered to kernels as {@link KernelContext#parallelFor}. A fork/join pool, so a
- * kernel running on a pool thread can itself split work without deadlock. With one thread everything runs inline.
+ * Intra-op threads: a fixed set of worker threads that split one {@code parallelFor} at a time with the thread that
+ * calls it. A call allocates nothing: the job lives in fields, and chunks are claimed through one atomic ticket that
+ * carries the job's generation, so a worker that wakes late can never take a chunk of the next job.
+ *
+ * <p>Only one job runs at a time. A call made while the pool is busy (a second session or run sharing the pool, or a
+ * kernel calling {@code parallelFor} from inside a chunk) runs inline on its own thread, so nesting never deadlocks.
+ * Idle workers spin briefly for the next job (most kernels of a model follow each other within microseconds), then
+ * park. Thread safe; {@link #close()} stops the workers.
  */
-final class IntraOpPool implements KernelContext, AutoCloseable {
-    private final int threads;
-    private final ForkJoinPool pool;
-
-    /** The most threads a fork/join pool accepts. */
+final class IntraOpPool implements AutoCloseable {
+    /** The most threads a pool accepts. */
     static final int MAX_THREADS = 0x7fff;
 
+    /** How long an idle worker spins for the next job before it parks, in nanoseconds. */
+    private static final long SPIN_NANOS = 50_000;
+
+    private final int threads;
+    private final Worker[] workers;
+    private final AtomicBoolean busy = new AtomicBoolean();
+    private final boolean spin;
+    private volatile boolean closed;
+
+    // The current job. Written by the caller before it publishes the ticket; read by whoever claims a chunk.
+    private RangeBody body;
+    private int count;
+    private int chunks;
+    private Thread caller;
+    /** (generation << 32) | next chunk index. */
+    private final AtomicLong ticket = new AtomicLong();
+    private final AtomicInteger remaining = new AtomicInteger();
+    private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    private int generation;
+
     /**
-     * Creates the pool.
+     * Creates a pool that spins idle workers briefly.
      *
-     * @param requested the thread count, 0 for one per processor
+     * @param requested the thread count including the calling thread, 0 for one per processor
      * @throws InvalidArgumentException when the count is negative or above {@link #MAX_THREADS}
      */
     IntraOpPool(int requested) {
+        this(requested, true);
+    }
+
+    /**
+     * Creates a pool.
+     *
+     * @param requested the thread count including the calling thread, 0 for one per processor
+     * @param spin whether idle workers spin briefly before parking (ONNX Runtime's
+     *     {@code session.intra_op.allow_spinning})
+     * @throws InvalidArgumentException when the count is negative or above {@link #MAX_THREADS}
+     */
+    IntraOpPool(int requested, boolean spin) {
         if (requested < 0 || requested > MAX_THREADS) {
             throw new InvalidArgumentException("intra-op threads must be 0 (one per processor) to " + MAX_THREADS
                     + ", not " + requested);
         }
         this.threads = requested > 0 ? requested : Runtime.getRuntime().availableProcessors();
-        this.pool = threads > 1 ? new ForkJoinPool(threads, p -> {
-            ForkJoinWorkerThread t = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(p);
-            t.setName("ortex-intra-op-" + t.getPoolIndex());
-            t.setDaemon(true);
-            return t;
-        }, null, false) : null;
+        this.spin = spin;
+        this.workers = new Worker[threads - 1];
+        for (int i = 0; i < workers.length; i++) {
+            workers[i] = new Worker(i);
+            workers[i].start();
+        }
     }
 
-    @Override
-    public int intraOpThreads() {
+    /**
+     * Gets the thread count, the calling thread included.
+     *
+     * @return at least 1
+     */
+    int intraOpThreads() {
         return threads;
     }
 
-    @Override
-    public void parallelFor(int count, int minChunk, RangeBody body) {
-        int chunks = Math.min(threads, count / Math.max(1, minChunk));
-        if (pool == null || chunks < 2) {
-            if (count > 0) {
-                body.run(0, count);
-            }
+    /**
+     * Runs {@code body} over {@code [0, count)} in at most one chunk per thread, and returns when every chunk is
+     * done; the first exception a chunk throws is rethrown as it was thrown.
+     *
+     * @param count the number of items; nothing runs when it is 0 or less
+     * @param minChunk the smallest chunk worth handing to another thread
+     * @param body the work
+     */
+    void parallelFor(int count, int minChunk, RangeBody body) {
+        if (count <= 0) {
             return;
         }
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        List<RecursiveAction> tasks = new ArrayList<>(chunks);
-        for (int c = 0; c < chunks; c++) {
-            int from = (int) ((long) count * c / chunks);
-            int to = (int) ((long) count * (c + 1) / chunks);
-            tasks.add(new RecursiveAction() {
-                @Override
-                protected void compute() {
-                    try {
-                        body.run(from, to);
-                    } catch (RuntimeException | Error e) {
-                        // kept as thrown: fork/join would rethrow a copy whose message is the original's toString
-                        failure.compareAndSet(null, e);
-                    }
+        int n = Math.min(threads, count / Math.max(1, minChunk));
+        if (n < 2 || closed || !busy.compareAndSet(false, true)) {
+            body.run(0, count);
+            return;
+        }
+        try {
+            this.body = body;
+            this.count = count;
+            this.chunks = n;
+            this.caller = Thread.currentThread();
+            failure.set(null);
+            remaining.set(n);
+            generation++;
+            ticket.set((long) generation << 32);
+            for (Worker w : workers) {
+                if (w.parked) {
+                    LockSupport.unpark(w);
                 }
-            });
-        }
-        if (ForkJoinTask.inForkJoinPool() && ForkJoinTask.getPool() == pool) {
-            ForkJoinTask.invokeAll(tasks);
-        } else {
-            pool.invoke(new RecursiveAction() {
-                @Override
-                protected void compute() {
-                    invokeAll(tasks);
+            }
+            runChunks(generation);
+            while (remaining.get() != 0) {
+                if (!spinUntilDone()) {
+                    LockSupport.park(this);
                 }
-            });
+            }
+            Throwable t = failure.get();
+            if (t instanceof RuntimeException e) {
+                throw e;
+            }
+            if (t instanceof Error e) {
+                throw e;
+            }
+        } finally {
+            this.body = null;
+            this.caller = null;
+            busy.set(false);
         }
-        Throwable t = failure.get();
-        if (t instanceof RuntimeException e) {
-            throw e;
+    }
+
+    private boolean spinUntilDone() {
+        for (int i = 0; i < 20_000; i++) {
+            if (remaining.get() == 0) {
+                return true;
+            }
+            Thread.onSpinWait();
         }
-        if (t instanceof Error e) {
-            throw e;
+        return false;
+    }
+
+    /** Claims and runs chunks of the job of generation {@code gen} until none is left. */
+    private void runChunks(int gen) {
+        while (true) {
+            long t = ticket.get();
+            if ((int) (t >>> 32) != gen || (int) t >= chunks) {
+                return;
+            }
+            if (!ticket.compareAndSet(t, t + 1)) {
+                continue;
+            }
+            int c = (int) t;
+            int n = chunks;
+            int total = count;
+            RangeBody work = body;
+            Thread waiting = caller;
+            try {
+                work.run((int) ((long) total * c / n), (int) ((long) total * (c + 1) / n));
+            } catch (RuntimeException | Error e) {
+                failure.compareAndSet(null, e);
+            }
+            if (remaining.decrementAndGet() == 0 && waiting != Thread.currentThread()) {
+                LockSupport.unpark(waiting);
+            }
         }
     }
 
     @Override
     public void close() {
-        if (pool != null) {
-            pool.shutdownNow();
+        closed = true;
+        for (Worker w : workers) {
+            LockSupport.unpark(w);
+        }
+    }
+
+    /** A worker: waits for a job of a new generation, helps with its chunks, and waits again. */
+    private final class Worker extends Thread {
+        volatile boolean parked;
+
+        Worker(int index) {
+            super("ortex-intra-op-" + index);
+            setDaemon(true);
+        }
+
+        @Override
+        public void run() {
+            int seen = 0;
+            while (!closed) {
+                int gen = awaitJob(seen);
+                if (gen == seen) {
+                    continue;
+                }
+                seen = gen;
+                runChunks(gen);
+            }
+        }
+
+        /** Waits until a job newer than {@code seen} is published or the pool closes; returns its generation. */
+        private int awaitJob(int seen) {
+            if (spin) {
+                long deadline = System.nanoTime() + SPIN_NANOS;
+                do {
+                    int gen = (int) (ticket.get() >>> 32);
+                    if (gen != seen) {
+                        return gen;
+                    }
+                    Thread.onSpinWait();
+                } while (System.nanoTime() < deadline);
+            }
+            parked = true;
+            try {
+                int gen = (int) (ticket.get() >>> 32);
+                if (gen != seen || closed) {
+                    return gen;
+                }
+                LockSupport.park(IntraOpPool.this);
+                return (int) (ticket.get() >>> 32);
+            } finally {
+                parked = false;
+            }
         }
     }
 }

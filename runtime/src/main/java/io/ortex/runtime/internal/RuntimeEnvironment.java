@@ -68,6 +68,7 @@ public final class RuntimeEnvironment implements Environment {
     private final SessionMigrator migrator;
     private final Set<InferenceSession> sessions = ConcurrentHashMap.newKeySet();
     private final SharedContextStore sharedContexts = new SharedContextStore();
+    private final IntraOpPools pools = new IntraOpPools();
     private final AtomicLong sessionCounter = new AtomicLong();
     private final AtomicLong queryCounter = new AtomicLong();
     private volatile boolean closed;
@@ -183,11 +184,15 @@ public final class RuntimeEnvironment implements Environment {
                 if (plan != null) {
                     plan.sharing(sharedContexts);
                 }
-                return InferenceSession.create(id, m, config, options.intraOpThreads(), bound.bindings(), plan, () -> {
+                IntraOpPool threads = pools.get(options.intraOpThreads(), !"0".equals(config.getOrDefault(
+                        SessionOptions.INTRA_OP_ALLOW_SPINNING, SessionOptions.INTRA_OP_ALLOW_SPINNING_DEFAULT)));
+                Runnable onClose = () -> {
                     sessions.remove(self[0]);
                     migrator.forget(id);
                     registry.release(lease);
-                });
+                };
+                return InferenceSession.create(id, m, config, threads, options.profilingFile(), bound.bindings(),
+                        plan, onClose);
             };
             CompileCache cache = generation != null ? null
                     : CompileCache.configured(options.config(), registry.effectiveConfig());
@@ -591,5 +596,6 @@ public final class RuntimeEnvironment implements Environment {
         }
         registry.releaseAll();
         sharedContexts.discard();
+        pools.close();
     }
 }

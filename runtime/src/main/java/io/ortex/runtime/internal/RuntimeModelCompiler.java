@@ -15,7 +15,6 @@ import io.ortex.onnx.OnnxModel;
 import io.ortex.runtime.internal.epcontext.EpContextGeneration;
 import io.ortex.runtime.internal.epcontext.EpContextOutput;
 import io.ortex.runtime.internal.epcontext.EpContextSettings;
-import io.ortex.runtime.internal.optimizer.BasicGraphOptimizer;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -244,10 +243,8 @@ final class RuntimeModelCompiler implements ModelCompiler {
                 flags.contains(CompileFlag.ERROR_IF_NO_NODES_COMPILED) ? EpContextGeneration.WhenNothingCompiled.FAIL
                         : EpContextGeneration.WhenNothingCompiled.WRITE, listener)
                 .placement(placement).binaryPrefix(binaryPrefix(output.folder()));
+        o.config(SessionOptions.GRAPH_OPTIMIZATION_LEVEL, level.name());
         OnnxModel model = env.readModel(inputFile, inputBytes, o);
-        if (level != GraphOptimizationLevel.DISABLE_ALL) {
-            model = ModelReader.rewrite(model, BasicGraphOptimizer.optimize(model.proto(), level));
-        }
         env.open(model, o, generation).close();
         return generation.result();
     }

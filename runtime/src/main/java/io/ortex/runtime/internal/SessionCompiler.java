@@ -46,11 +46,17 @@ final class SessionCompiler {
     /**
      * The compiled session.
      *
+     * @param model the model as compiled, after graph optimization
      * @param eps the EPs in priority order
      * @param plans one plan per graph, by identity
      * @param assignment which EP runs each node
      */
-    record Result(List<EpInstance> eps, Map<Graph, GraphPlan> plans, List<NodeAssignment> assignment) {
+    record Result(OnnxModel model, List<EpInstance> eps, Map<Graph, GraphPlan> plans,
+                  List<NodeAssignment> assignment) {
+        /** The main graph's plan. */
+        GraphPlan main() {
+            return plans.get(model.graph());
+        }
     }
 
     private SessionCompiler() {
@@ -78,8 +84,9 @@ final class SessionCompiler {
      * @param generation how to write the compiled model, or {@code null} for none
      * @return the compiled session
      */
-    static Result compile(OnnxModel model, Map<String, String> config, List<EpBinding> bindings,
+    static Result compile(OnnxModel source, Map<String, String> config, List<EpBinding> bindings,
                           EpContextGeneration generation) {
+        OnnxModel model = SessionOptimization.apply(source, config, bindings);
         EpContextSettings settings = EpContextSettings.of(config);
         List<CompatibilityCheck.Candidate> candidates = new ArrayList<>();
         for (EpBinding b : bindings) {
@@ -125,7 +132,8 @@ final class SessionCompiler {
             }
             List<NodeAssignment> assignment = new ArrayList<>();
             assign(model.graph(), "", where, assignment);
-            return new Result(List.copyOf(created), Collections.unmodifiableMap(plans), List.copyOf(assignment));
+            return new Result(model, List.copyOf(created), Collections.unmodifiableMap(plans),
+                    List.copyOf(assignment));
         } catch (RuntimeException e) {
             release(created);
             throw e;
@@ -235,7 +243,8 @@ final class SessionCompiler {
             for (int i = 0; i < views.size(); i++) {
                 Graph g = owners.get(i);
                 compiled.computeIfAbsent(g, k -> new ArrayList<>()).add(new ExecutionPlan.Compiled(fused.get(i),
-                        ep.name(), device, kernels.get(i), ExecutionPlan.firstIndex(g.nodes(), mine.get(i).nodes())));
+                        ep.name(), device, kernels.get(i), ExecutionPlan.firstIndex(g.nodes(), mine.get(i).nodes()),
+                        ExecutionPlan.ops(mine.get(i).nodes())));
                 for (NodeView node : mine.get(i).nodes()) {
                     where.put(node, new String[] {ep.name(), fused.get(i).name()});
                 }

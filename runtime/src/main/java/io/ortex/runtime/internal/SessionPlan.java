@@ -1,6 +1,5 @@
 package io.ortex.runtime.internal;
 
-import io.ortex.onnx.Graph;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
@@ -23,11 +22,10 @@ final class SessionPlan {
      * Wraps a compiled session.
      *
      * @param compiled the compiled session
-     * @param mainGraph the model's main graph
      */
-    SessionPlan(SessionCompiler.Result compiled, Graph mainGraph) {
+    SessionPlan(SessionCompiler.Result compiled) {
         this.compiled = compiled;
-        this.main = compiled.plans().get(mainGraph);
+        this.main = compiled.main();
         boolean concurrent = compiled.eps().stream().allMatch(e -> e.ep().isConcurrentRunSupported());
         this.serial = concurrent ? null : new ReentrantLock();
         List<String> names = new ArrayList<>();

@@ -190,16 +190,9 @@ public record RuntimeSettings(ExecutionProviderDevicePolicy defaultPolicy, Durat
         if (!policy && !threads) {
             return options;
         }
-        SessionOptions copy = new SessionOptions();
-        options.config().forEach(copy::config);
-        copy.intraOpThreads(threads ? intraOpThreads : options.intraOpThreads());
-        for (SessionOptions.EpAppend a : options.appendedExecutionProviders()) {
-            copy.appendExecutionProvider(a.devices(), a.options());
-        }
-        if (options.selectionDelegate() != null) {
-            copy.selectionDelegate(options.selectionDelegate());
-        } else if (options.selectionPolicy() != null) {
-            copy.selectionPolicy(options.selectionPolicy());
+        SessionOptions copy = options.copy();
+        if (threads) {
+            copy.intraOpThreads(intraOpThreads);
         }
         if (policy) {
             copy.selectionPolicy(defaultPolicy);

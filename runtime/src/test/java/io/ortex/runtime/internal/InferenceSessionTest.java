@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ortex.api.ElementType;
+import io.ortex.api.GraphOptimizationLevel;
 import io.ortex.api.HardwareDevice;
 import io.ortex.api.HardwareDeviceType;
 import io.ortex.api.InvalidArgumentException;
@@ -17,11 +18,13 @@ import io.ortex.api.Session;
 import io.ortex.api.SessionOptions;
 import io.ortex.api.Tensor;
 import io.ortex.api.TensorInfo;
+import io.ortex.api.spi.KernelContext;
 import io.ortex.ep.cpu.CpuEpFactory;
 import io.ortex.onnx.ModelReader;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -216,7 +219,8 @@ class InferenceSessionTest {
     void thePlanFreesEachIntermediateAfterItsLastReader() {
         TestModels.Builder m = TestModels.addMulRelu()
                 .node("Relu", "dead_end", List.of("s"), List.of("unused"));
-        try (InferenceSession s = InferenceSession.create(ModelReader.read(m.bytes(), null), new SessionOptions(),
+        try (InferenceSession s = InferenceSession.create(ModelReader.read(m.bytes(), null), new SessionOptions()
+                .graphOptimizationLevel(GraphOptimizationLevel.DISABLE_ALL),
                 List.of(new EpBinding(cpu, List.of(io.ortex.api.spi.SupportedDevice.of(CPU)))), x -> { })) {
             List<ExecutionPlan.Step> steps = s.plan().steps();
             Map<String, Set<String>> freed = new HashMap<>();
@@ -248,12 +252,30 @@ class InferenceSessionTest {
     void executeRemovesFreedValuesFromTheTable() {
         try (InferenceSession s = InferenceSession.create(ModelReader.read(TestModels.addMulRelu().bytes(), null),
                 new SessionOptions(), List.of(new EpBinding(cpu,
-                        List.of(io.ortex.api.spi.SupportedDevice.of(CPU)))), x -> { })) {
-            Map<String, Tensor> values = new HashMap<>(feeds(new float[6], new float[6]));
-            values.put("b", Tensor.ofFloats(new float[] {1, -2, 0.5f}, 3));
-            s.plan().execute(values, new IntraOpPool(1));
-            assertEquals(Set.of("b", "out"), values.keySet());
-            assertNull(values.get("s"));
+                        List.of(io.ortex.api.spi.SupportedDevice.of(CPU)))), x -> { });
+             IntraOpPool pool = new IntraOpPool(1)) {
+            ExecutionPlan plan = s.plan();
+            Tensor[] values = new Tensor[plan.slotCount()];
+            feeds(new float[6], new float[6]).forEach((name, t) -> values[plan.slot(name)] = t);
+            values[plan.slot("b")] = Tensor.ofFloats(new float[] {1, -2, 0.5f}, 3);
+            plan.execute(values, new ExecutionPlan.Run(new KernelContext() {
+                @Override
+                public int intraOpThreads() {
+                    return 1;
+                }
+
+                @Override
+                public void parallelFor(int count, int minChunk, RangeBody body) {
+                    pool.parallelFor(count, minChunk, body);
+                }
+            }, new RunArena(), null));
+            Set<Integer> left = new HashSet<>();
+            for (int i = 0; i < values.length; i++) {
+                if (values[i] != null) {
+                    left.add(i);
+                }
+            }
+            assertEquals(Set.of(plan.slot("b"), plan.slot("out")), left);
         }
     }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ortex.api.InvalidArgumentException;
+import io.ortex.api.spi.KernelContext;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -150,5 +151,50 @@ class IntraOpPoolTest {
             assertTrue(e.getMessage().contains("intra-op threads") && e.getMessage().contains(Integer.toString(bad)),
                     e.getMessage());
         }
+    }
+
+    @Test
+    void manyShortJobsInARowEachCoverEveryIndexOnce() {
+        assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
+            for (boolean spin : new boolean[] {true, false}) {
+                try (IntraOpPool pool = new IntraOpPool(3, spin)) {
+                    for (int r = 0; r < 20_000; r++) {
+                        assertCoversOnce(pool, 3 + r % 5, 1);
+                    }
+                }
+            }
+        });
+    }
+
+    @Test
+    void aCallAllocatesNothing() {
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        org.junit.jupiter.api.Assumptions.assumeTrue(mx instanceof com.sun.management.ThreadMXBean,
+                "this JVM does not count allocated bytes per thread");
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) mx;
+        try (IntraOpPool pool = new IntraOpPool(2)) {
+            long[] sink = new long[2];
+            KernelContext.RangeBody body = (from, to) -> sink[from == 0 ? 0 : 1] += to - from;
+            for (int i = 0; i < 20_000; i++) {
+                pool.parallelFor(100, 1, body);
+            }
+            long id = Thread.currentThread().getId();
+            long before = threads.getThreadAllocatedBytes(id);
+            for (int i = 0; i < 10_000; i++) {
+                pool.parallelFor(100, 1, body);
+            }
+            long allocated = threads.getThreadAllocatedBytes(id) - before;
+            assertTrue(allocated < 10_000, "10,000 calls allocated " + allocated + " bytes");
+            assertEquals(30_000L * 100, sink[0] + sink[1]);
+        }
+    }
+
+    @Test
+    void aClosedPoolRunsInline() {
+        IntraOpPool pool = new IntraOpPool(4);
+        pool.close();
+        Set<Thread> seen = ConcurrentHashMap.newKeySet();
+        pool.parallelFor(4000, 1, (from, to) -> seen.add(Thread.currentThread()));
+        assertEquals(Set.of(Thread.currentThread()), seen);
     }
 }

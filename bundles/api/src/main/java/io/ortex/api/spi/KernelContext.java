@@ -1,12 +1,15 @@
 package io.ortex.api.spi;
 
+import io.ortex.api.ElementType;
 import io.ortex.api.NotImplementedException;
 import io.ortex.api.Tensor;
 import java.util.Map;
 
 /**
- * What the runtime offers a {@link ComputeKernel} during one run: the intra-op thread pool, the execution of nested
- * subgraphs (for control-flow ops), and a way to know whether the run was cancelled.
+ * What the runtime offers a {@link ComputeKernel} during one run: the intra-op thread pool, memory for outputs and
+ * scratch that the runtime recycles, the execution of nested subgraphs (for control-flow ops), and a way to know
+ * whether the run was cancelled. A context belongs to one run; {@link #parallelFor} and {@link #allocate} may be
+ * called from the run's intra-op threads too.
  */
 public interface KernelContext {
     /**
@@ -25,6 +28,33 @@ public interface KernelContext {
      * @param body called with {@code (from, to)} for each chunk
      */
     void parallelFor(int count, int minChunk, RangeBody body);
+
+    /**
+     * Gets a zero-filled tensor for an output or for scratch space, in memory the runtime plans. The runtime recycles
+     * its array once no value of the run refers to it any more (an array no output of the kernel holds is recycled
+     * when the kernel returns, so scratch needs no release); a tensor that reaches the caller as a graph output is
+     * never recycled. The kernel may write the elements until it returns the tensor; from then on the tensor is
+     * immutable like any other. The default makes a new tensor.
+     *
+     * @param type the element type
+     * @param shape the dimensions
+     * @return the tensor, owned by the run
+     */
+    default Tensor allocate(ElementType type, long... shape) {
+        return Tensor.zeros(type, shape);
+    }
+
+    /**
+     * Gets a tensor as {@link #allocate} does but without clearing it: its elements are unspecified, so the kernel
+     * must write every one of them. Saves the clearing pass for kernels that overwrite their whole output.
+     *
+     * @param type the element type
+     * @param shape the dimensions
+     * @return the tensor, owned by the run
+     */
+    default Tensor allocateUninitialized(ElementType type, long... shape) {
+        return allocate(type, shape);
+    }
 
     /**
      * Tells whether the run was cancelled; a long kernel may check it and stop early.

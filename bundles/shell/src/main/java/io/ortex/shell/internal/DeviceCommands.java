@@ -57,6 +57,16 @@ public final class DeviceCommands {
                         d.vendorId(), d.deviceId(), d.isVirtual() ? "yes" : "no",
                         Table.fit(d.metadata().toString(), 52));
             }
+            out.println();
+            out.printf("JVM      %s %s (%s)%n", System.getProperty("java.vm.vendor"),
+                    System.getProperty("java.runtime.version"), System.getProperty("java.home"));
+            for (EpDevice d : env.epDevices()) {
+                String kernels = d.epMetadata().get("kernels");
+                if (kernels != null) {
+                    out.printf("%-8s %s%n", "CPU EP", kernels);
+                    break;
+                }
+            }
         }
         return 0;
     }

@@ -3,6 +3,7 @@ package io.ortex.shell.internal;
 import io.ortex.api.Environment;
 import io.ortex.api.NodeAssignment;
 import io.ortex.api.Session;
+import io.ortex.api.SessionOptions;
 import io.ortex.api.Tensor;
 import io.ortex.api.TensorInfo;
 import java.io.PrintStream;
@@ -25,7 +26,7 @@ public final class RunCommand {
     public static final Set<String> FLAGS = Set.of("--json", "--verbose");
     /** The valued options of this verb. */
     public static final Set<String> VALUED = union(SessionSettings.VALUED, Set.of("--input", "--inputs", "--shape",
-            "--output-dir", "--repeat", "--warmup", "--seed"));
+            "--output-dir", "--repeat", "--warmup", "--seed", "--profile"));
 
     private RunCommand() {
     }
@@ -50,7 +51,11 @@ public final class RunCommand {
         Path model = Path.of(o.positional().get(0));
         try (Environment env = SessionSettings.environment(o)) {
             long t0 = System.nanoTime();
-            try (Session session = env.createSession(model, SessionSettings.sessionOptions(o, env))) {
+            SessionOptions options = SessionSettings.sessionOptions(o, env);
+            if (o.has("--profile")) {
+                options.enableProfiling(profileFile(o.get("--profile", "")));
+            }
+            try (Session session = env.createSession(model, options)) {
                 return runSession(session, model, o, out, (System.nanoTime() - t0) / 1e6);
             }
         }
@@ -66,7 +71,7 @@ public final class RunCommand {
      * @return the exit status
      */
     public static int runOpen(Session session, Options o, PrintStream out) {
-        for (String option : SessionSettings.VALUED) {
+        for (String option : union(SessionSettings.VALUED, Set.of("--profile"))) {
             if (o.has(option)) {
                 throw new UsageException(option + " applies when a session is opened, not to open session "
                         + session.id());
@@ -94,12 +99,29 @@ public final class RunCommand {
         if (o.has("--output-dir")) {
             writeOutputs(outputs, Path.of(o.get("--output-dir", ".")));
         }
+        Path profile = session.endProfiling().orElse(null);
         if (o.has("--json")) {
-            out.println(json(model, session, createMs, latency, outputs));
+            out.println(json(model, session, createMs, latency, outputs, profile));
         } else {
-            text(out, model, session, createMs, latency, outputs);
+            text(out, model, session, createMs, latency, outputs, profile);
         }
         return 0;
+    }
+
+    /** Checks a {@code --profile} file before the session is created, so a bad path fails before any work. */
+    private static Path profileFile(String value) {
+        if (value.isEmpty()) {
+            throw new UsageException("--profile needs a file name");
+        }
+        Path file = Path.of(value).toAbsolutePath();
+        if (Files.isDirectory(file)) {
+            throw new UsageException("--profile " + value + " is a folder; give a file name");
+        }
+        Path parent = file.getParent();
+        if (parent != null && !Files.isDirectory(parent)) {
+            throw new UsageException("--profile " + value + ": folder " + parent + " does not exist");
+        }
+        return file;
     }
 
     private static Map<String, Tensor> inputs(Session session, Options o, SplittableRandom random) {
@@ -148,7 +170,7 @@ public final class RunCommand {
     }
 
     private static String json(Path model, Session session, double createMs, Latency latency,
-                               Map<String, Tensor> outputs) {
+                               Map<String, Tensor> outputs, Path profile) {
         return Json.render(g -> {
             g.writeStartObject();
             g.writeStringField("model", model.toString());
@@ -187,12 +209,15 @@ public final class RunCommand {
                 g.writeEndObject();
             }
             g.writeEndArray();
+            if (profile != null) {
+                g.writeStringField("profile", profile.toString());
+            }
             g.writeEndObject();
         });
     }
 
     private static void text(PrintStream out, Path model, Session session, double createMs, Latency latency,
-                             Map<String, Tensor> outputs) {
+                             Map<String, Tensor> outputs, Path profile) {
         out.printf("model     %s%n", model);
         out.printf("EPs       %s%n", String.join(", ", session.executionProviders()));
         Map<String, Integer> perEp = new TreeMap<>();
@@ -204,6 +229,9 @@ public final class RunCommand {
         out.printf("session   %.1f ms to create%n", createMs);
         out.printf("latency   min %.3f ms, median %.3f ms, p90 %.3f ms over %d runs%n", latency.min(),
                 latency.median(), latency.p90(), latency.runs());
+        if (profile != null) {
+            out.printf("profile   %s (Chrome trace: chrome://tracing or ui.perfetto.dev)%n", profile);
+        }
     }
 
     static double round(double v) {

@@ -57,7 +57,8 @@ public final class ModelShellCommands {
     @Descriptor("runs MODEL on given or seeded random inputs, or the open session ID, and reports outputs, EPs and "
             + "latency")
     public void run(@Descriptor("MODEL|ID [--input NAME=FILE.pb]... [--inputs DIR] [--shape NAME=AxB]... "
-            + "[--output-dir DIR] [--repeat N] [--warmup N] [--seed N] [--json] " + EP_OPTIONS) String... args) {
+            + "[--output-dir DIR] [--repeat N] [--warmup N] [--seed N] [--profile FILE] [--json] " + EP_OPTIONS)
+            String... args) {
         List<String> list = List.of(args);
         if (!list.isEmpty() && sessions.isOpen(list.get(0))) {
             Verbs.guard(environment, list.contains("--verbose"), () -> sessions.run(

@@ -5,6 +5,7 @@ import io.ortex.api.HardwareDeviceType;
 import io.ortex.api.spi.EpFactory;
 import io.ortex.api.spi.ExecutionProvider;
 import io.ortex.api.spi.SupportedDevice;
+import io.ortex.ep.cpu.linalg.VectorSupport;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -29,6 +30,9 @@ public final class CpuEpFactory implements EpFactory {
     public static final String VENDOR = "Ortex";
     /** The EP version (SemVer). */
     public static final String VERSION = "0.1.0";
+
+    /** EP metadata key: which kernels run, Vector API or plain Java ({@link VectorSupport#description()}). */
+    public static final String KERNELS_METADATA = "kernels";
 
     private final OpRegistry registry = CpuOps.registry();
 
@@ -61,7 +65,7 @@ public final class CpuEpFactory implements EpFactory {
         List<SupportedDevice> out = new ArrayList<>();
         for (HardwareDevice d : hardware) {
             if (d.type() == HardwareDeviceType.CPU && !d.isVirtual()) {
-                out.add(SupportedDevice.of(d));
+                out.add(new SupportedDevice(d, Map.of(KERNELS_METADATA, VectorSupport.description()), Map.of()));
             }
         }
         return out;

@@ -1,45 +1,35 @@
 package io.ortex.ep.cpu;
 
-import io.ortex.ep.cpu.ops.ControlFlowOps;
-import io.ortex.ep.cpu.ops.ElementwiseOps;
-import io.ortex.ep.cpu.ops.ImageOps;
-import io.ortex.ep.cpu.ops.LossOps;
-import io.ortex.ep.cpu.ops.MlOps;
-import io.ortex.ep.cpu.ops.NnOps;
-import io.ortex.ep.cpu.ops.NormOps;
-import io.ortex.ep.cpu.ops.RecurrentOps;
-import io.ortex.ep.cpu.ops.QuantizeOps;
-import io.ortex.ep.cpu.ops.ReduceOps;
-import io.ortex.ep.cpu.ops.RegionOps;
-import io.ortex.ep.cpu.ops.ShapeOps;
-import io.ortex.ep.cpu.ops.SignalOps;
-import io.ortex.ep.cpu.ops.StateSpaceOps;
-import io.ortex.ep.cpu.ops.StringOps;
-import io.ortex.ep.cpu.ops.TensorMathOps;
+import io.ortex.ep.cpu.ops.controlflow.ControlFlowOps;
+import io.ortex.ep.cpu.ops.math.MathOps;
+import io.ortex.ep.cpu.ops.ml.MlOps;
+import io.ortex.ep.cpu.ops.nn.NnOps;
+import io.ortex.ep.cpu.ops.objectdetection.ObjectDetectionOps;
+import io.ortex.ep.cpu.ops.quantization.QuantizationOps;
+import io.ortex.ep.cpu.ops.reduction.ReductionOps;
+import io.ortex.ep.cpu.ops.rnn.RnnOps;
+import io.ortex.ep.cpu.ops.signal.SignalOps;
+import io.ortex.ep.cpu.ops.tensor.TensorOps;
+import io.ortex.ep.cpu.ops.text.TextOps;
 
-/** Builds the CPU EP's operator table from the op groups. */
+/** Builds the CPU EP's operator table from the registrar of each op category. */
 final class CpuOps {
     private CpuOps() {
     }
 
     static OpRegistry registry() {
         OpRegistry r = new OpRegistry();
-        ElementwiseOps.register(r);
-        ShapeOps.register(r);
-        ReduceOps.register(r);
+        MathOps.register(r);
         NnOps.register(r);
-        NormOps.register(r);
+        TensorOps.register(r);
+        ReductionOps.register(r);
+        RnnOps.register(r);
+        QuantizationOps.register(r);
         ControlFlowOps.register(r);
-        RecurrentOps.register(r);
-        LossOps.register(r);
-        ImageOps.register(r);
-        TensorMathOps.register(r);
-        MlOps.register(r);
-        QuantizeOps.register(r);
         SignalOps.register(r);
-        StringOps.register(r);
-        RegionOps.register(r);
-        StateSpaceOps.register(r);
+        MlOps.register(r);
+        TextOps.register(r);
+        ObjectDetectionOps.register(r);
         return r;
     }
 }

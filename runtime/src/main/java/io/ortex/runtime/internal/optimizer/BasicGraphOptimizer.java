@@ -13,113 +13,22 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The {@link GraphOptimizationLevel#BASIC} optimizer (also used for the higher levels, which add nothing yet): on
- * the main graph it removes {@code Identity} nodes of the default domain, then every node that writes neither a
- * graph output nor a value some remaining node reads, with the initializers and value infos nothing refers to any
- * more. An Identity is removed by pointing its readers at its input; when it writes a graph output, the node that
- * produces its input is made to write that output instead, unless the input is itself a graph input, initializer
- * or graph output, or is read inside a subgraph, where the Identity is kept. Names read inside subgraphs are never
- * renamed. Stateless.
+ * Dead node elimination, and the entry point that optimizes a model without constant folding (for tools that have
+ * no EP at hand). A thin layer over {@link GraphOptimizer}. Stateless.
  */
 public final class BasicGraphOptimizer {
     private BasicGraphOptimizer() {
     }
 
     /**
-     * Optimizes a model at a level.
+     * Optimizes a model at a level, without constant folding.
      *
      * @param model the model
      * @param level the level
      * @return the optimized model, or {@code model} itself at {@link GraphOptimizationLevel#DISABLE_ALL}
      */
     public static ModelProto optimize(ModelProto model, GraphOptimizationLevel level) {
-        if (level == GraphOptimizationLevel.DISABLE_ALL) {
-            return model;
-        }
-        GraphProto.Builder graph = model.getGraph().toBuilder();
-        removeIdentities(graph);
-        removeDeadNodes(graph);
-        return model.toBuilder().setGraph(graph).build();
-    }
-
-    /** Removes the Identity nodes that can go, one at a time, so that chains collapse. */
-    static void removeIdentities(GraphProto.Builder graph) {
-        Set<String> outputs = names(graph.getOutputList());
-        Set<String> fixed = new HashSet<>(names(graph.getInputList()));
-        graph.getInitializerList().forEach(t -> fixed.add(t.getName()));
-        List<NodeProto> nodes = new ArrayList<>(graph.getNodeList());
-        Set<String> subgraphReads = new HashSet<>();
-        for (NodeProto n : nodes) {
-            for (AttributeProto a : n.getAttributeList()) {
-                subgraphs(a).forEach(g -> collectReads(g, subgraphReads));
-            }
-        }
-        boolean changed = true;
-        while (changed) {
-            changed = false;
-            for (int i = 0; i < nodes.size(); i++) {
-                NodeProto n = nodes.get(i);
-                if (!isIdentity(n)) {
-                    continue;
-                }
-                String in = n.getInput(0);
-                String out = n.getOutput(0);
-                if (subgraphReads.contains(out) || subgraphReads.contains(in)) {
-                    continue;
-                }
-                if (!outputs.contains(out)) {
-                    nodes.remove(i);
-                    rename(nodes, out, in, false);
-                    changed = true;
-                    break;
-                }
-                if (!fixed.contains(in) && !outputs.contains(in) && producer(nodes, in) >= 0) {
-                    nodes.remove(i);
-                    rename(nodes, in, out, true);
-                    changed = true;
-                    break;
-                }
-            }
-        }
-        graph.clearNode().addAllNode(nodes);
-    }
-
-    private static boolean isIdentity(NodeProto n) {
-        return n.getOpType().equals("Identity") && (n.getDomain().isEmpty() || n.getDomain().equals("ai.onnx"))
-                && n.getInputCount() == 1 && n.getOutputCount() == 1 && !n.getInput(0).isEmpty()
-                && !n.getOutput(0).isEmpty();
-    }
-
-    private static int producer(List<NodeProto> nodes, String value) {
-        for (int i = 0; i < nodes.size(); i++) {
-            if (nodes.get(i).getOutputList().contains(value)) {
-                return i;
-            }
-        }
-        return -1;
-    }
-
-    /** Replaces a value name in the main graph's node inputs, and in node outputs too when asked. */
-    private static void rename(List<NodeProto> nodes, String from, String to, boolean outputsToo) {
-        for (int i = 0; i < nodes.size(); i++) {
-            NodeProto n = nodes.get(i);
-            NodeProto.Builder b = null;
-            for (int k = 0; k < n.getInputCount(); k++) {
-                if (n.getInput(k).equals(from)) {
-                    b = b == null ? n.toBuilder() : b;
-                    b.setInput(k, to);
-                }
-            }
-            for (int k = 0; outputsToo && k < n.getOutputCount(); k++) {
-                if (n.getOutput(k).equals(from)) {
-                    b = b == null ? n.toBuilder() : b;
-                    b.setOutput(k, to);
-                }
-            }
-            if (b != null) {
-                nodes.set(i, b.build());
-            }
-        }
+        return GraphOptimizer.optimize(model, level, java.util.Set.of(), null);
     }
 
     /**

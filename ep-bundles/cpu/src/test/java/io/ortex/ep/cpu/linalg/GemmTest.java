@@ -1,0 +1,160 @@
+package io.ortex.ep.cpu.linalg;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ortex.api.spi.KernelContext;
+import java.util.SplittableRandom;
+import java.util.concurrent.ForkJoinPool;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The matrix product on both implementations (the Vector API one when this JVM has the module) against a product
+ * computed in double precision, over the edge sizes of the blocking (tiles, panels, reduction blocks), transposed
+ * operands and every epilogue.
+ */
+class GemmTest {
+    private static final int[] SIZES = {1, 3, 4, 5, 15, 16, 17, 33, 64, 65, 100, 257, 300};
+
+    /** Runs chunks on the common pool, as the runtime's intra-op threads would. */
+    private static final KernelContext THREADS = new KernelContext() {
+        @Override
+        public int intraOpThreads() {
+            return 3;
+        }
+
+        @Override
+        public void parallelFor(int count, int minChunk, RangeBody body) {
+            int chunks = Math.max(1, Math.min(3, count));
+            ForkJoinPool.commonPool().submit(() -> IntStream.range(0, chunks).parallel().forEach(c ->
+                    body.run(count * c / chunks, count * (c + 1) / chunks))).join();
+        }
+    };
+
+    private static float[] random(int n, long seed) {
+        SplittableRandom r = new SplittableRandom(seed);
+        float[] f = new float[n];
+        for (int i = 0; i < n; i++) {
+            f[i] = (float) (r.nextDouble() * 2 - 1);
+        }
+        return f;
+    }
+
+    /** C = act(alpha A B + (acc ? C0 : 0) + bias) in double, A read with strides. */
+    private static float[] reference(float[] a, int ars, int acs, int m, int k, float[] b, int n, float[] c0,
+                                     Epilogue ep) {
+        float[] c = new float[m * n];
+        for (int i = 0; i < m; i++) {
+            for (int j = 0; j < n; j++) {
+                double s = 0;
+                for (int kk = 0; kk < k; kk++) {
+                    s += (double) a[i * ars + kk * acs] * b[kk * n + j];
+                }
+                double v = ep.alpha() * s + (ep.accumulate() ? c0[i * n + j] : 0);
+                if (ep.bias() != null) {
+                    v += ep.biasPerRow() ? ep.bias()[ep.biasOffset() + i] : ep.bias()[ep.biasOffset() + j];
+                }
+                c[i * n + j] = ep.activation().applyScalar((float) v);
+            }
+        }
+        return c;
+    }
+
+    private static void check(int m, int k, int n, boolean transA, Epilogue ep, KernelContext ctx, String what) {
+        float[] a = random(m * k, 1 + m * 31L + k);
+        float[] b = random(k * n, 2 + n * 17L + k);
+        float[] c0 = random(m * n, 3);
+        int ars = transA ? 1 : k;
+        int acs = transA ? m : 1;
+        float[] want = reference(a, ars, acs, m, k, b, n, c0, ep);
+        float[][] gotBoth = new float[2][];
+        PackedB scalarB = new PackedB(k, n, null, ScalarGemm.packB(b, 0, n, 1, k, n));
+        gotBoth[0] = c0.clone();
+        ScalarGemm.multiply(a, 0, ars, acs, m, scalarB, gotBoth[0], 0, n, ep, ctx);
+        if (VectorSupport.enabled()) {
+            PackedB vectorB = new PackedB(k, n, VectorGemm.packB(b, 0, n, 1, k, n), null);
+            gotBoth[1] = c0.clone();
+            VectorGemm.multiply(a, 0, ars, acs, m, vectorB, gotBoth[1], 0, n, ep, ctx);
+        }
+        for (int p = 0; p < 2; p++) {
+            float[] got = gotBoth[p];
+            if (got == null) {
+                continue;
+            }
+            for (int i = 0; i < want.length; i++) {
+                double tol = 1e-5 * k + 1e-5;
+                assertTrue(Math.abs(got[i] - want[i]) <= tol * Math.max(1, Math.abs(want[i])),
+                        (p == 0 ? "scalar " : "vector ") + what + " m=" + m + " k=" + k + " n=" + n + " at " + i
+                                + ": " + got[i] + " vs " + want[i]);
+            }
+        }
+    }
+
+    @Test
+    void productsOfEveryEdgeSizeMatchADoublePrecisionProduct() {
+        for (int m : SIZES) {
+            for (int k : new int[] {1, 7, 64, 256, 300}) {
+                for (int n : SIZES) {
+                    check(m, k, n, false, Epilogue.NONE, null, "plain");
+                }
+            }
+        }
+    }
+
+    @Test
+    void transposedLeftOperandsAndThreadsGiveTheSameProduct() {
+        for (int m : new int[] {1, 5, 64, 130}) {
+            for (int n : new int[] {1, 17, 100}) {
+                check(m, 300, n, true, Epilogue.NONE, THREADS, "transposed");
+                check(m, 300, n, false, Epilogue.NONE, THREADS, "threads");
+            }
+        }
+    }
+
+    @Test
+    void everyEpilogueIsApplied() {
+        float[] bias = random(400, 9);
+        Activation[] acts = {Activation.NONE, Activation.RELU, Activation.clip(-0.3f, 0.2f),
+            Activation.leakyRelu(0.1f), Activation.SIGMOID, Activation.hardSigmoid(0.2f, 0.5f),
+            Activation.HARD_SWISH, Activation.TANH, Activation.GELU};
+        for (Activation act : acts) {
+            for (boolean perRow : new boolean[] {false, true}) {
+                Epilogue ep = new Epilogue(0.5f, true, bias, 3, perRow, act);
+                check(37, 270, 45, false, ep, THREADS, act.kind() + (perRow ? " row bias" : " column bias"));
+                check(8, 16, 16, false, ep, null, act.kind() + (perRow ? " row bias" : " column bias"));
+            }
+        }
+    }
+
+    @Test
+    void anEmptyReductionLeavesTheEpilogueOfZero() {
+        float[] c = {5, 5, 5, 5};
+        Gemm.multiply(new float[0], 0, 0, 1, 2, Gemm.packB(new float[0], 0, 2, 1, 0, 2), c, 0, 2,
+                Epilogue.columnBias(new float[] {1, -1}, Activation.RELU), null);
+        assertEquals(1f, c[0]);
+        assertEquals(0f, c[1]);
+        assertEquals(1f, c[2]);
+        assertEquals(0f, c[3]);
+    }
+
+    @Test
+    void activationsAgreeOnBothPaths() {
+        float[] x = random(1000, 5);
+        for (int i = 0; i < x.length; i++) {
+            x[i] *= 8;
+        }
+        Activation[] acts = {Activation.RELU, Activation.SIGMOID, Activation.TANH, Activation.GELU,
+            Activation.HARD_SWISH};
+        for (Activation act : acts) {
+            float[] scalar = x.clone();
+            act.applyScalar(scalar, 0, scalar.length);
+            float[] dispatched = x.clone();
+            act.apply(dispatched, 3, dispatched.length - 3);
+            for (int i = 3; i < x.length; i++) {
+                assertEquals(scalar[i], dispatched[i], 2e-6 * Math.max(1, Math.abs(scalar[i])), act + " at " + x[i]);
+            }
+            assertEquals(x[0], dispatched[0], "outside the range");
+        }
+    }
+}

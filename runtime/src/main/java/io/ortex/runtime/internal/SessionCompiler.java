@@ -273,9 +273,17 @@ final class SessionCompiler {
     }
 
     private static GraphPlan plan(Graph g, List<ExecutionPlan.Compiled> compiled, ExecutionPlan.Transfers transfers) {
+        // only the initializers a kernel reads at run time are decoded: an EP that dropped constant initializers
+        // (dropConstantInitializers) holds its own copy, and decoding them again would double the weights in memory
+        Set<String> read = new HashSet<>();
+        for (ExecutionPlan.Compiled c : compiled) {
+            read.addAll(c.node().inputNames());
+        }
         Map<String, Tensor> constants = new HashMap<>();
         for (ValueView v : g.initializers()) {
-            constants.put(v.name(), v.initializer().orElseThrow());
+            if (read.contains(v.name()) || v.isGraphInput() || v.isGraphOutput()) {
+                constants.put(v.name(), v.initializer().orElseThrow());
+            }
         }
         Set<String> keep = new HashSet<>(constants.keySet());
         List<String> outputs = new ArrayList<>();

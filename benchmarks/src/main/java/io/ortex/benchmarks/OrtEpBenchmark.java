@@ -29,7 +29,8 @@ import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * One inference of a real model through Ortex with the ONNX Runtime EP ({@code OrtExecutionProvider} appended
- * explicitly) against ONNX Runtime's Java API called directly, in the same run, same thread count, ONNX Runtime's
+ * explicitly) against ONNX Runtime's Java API called directly, and Ortex's built-in CPU EP beside them, in the same
+ * run, same thread count, ONNX Runtime's
  * default optimizations on both sides. Both return the outputs as Java arrays: Ortex copies its inputs into direct
  * buffers on every run, while the direct side feeds tensors created once in setup, which favours it. Run with
  * {@code java -jar benchmarks/target/benchmarks.jar OrtEpBenchmark}; the models come from
@@ -49,6 +50,7 @@ public class OrtEpBenchmark {
 
     private Environment ortexEnv;
     private Session ortex;
+    private Session ortexCpu;
     private OrtSession ort;
     private Map<String, Tensor> ortexFeeds;
     private Map<String, OnnxTensor> ortFeeds;
@@ -70,6 +72,7 @@ public class OrtEpBenchmark {
         }
         ortex = ortexEnv.createSession(java.nio.file.Path.of(file), new SessionOptions().intraOpThreads(threads)
                 .appendExecutionProvider(devices, Map.of()));
+        ortexCpu = ortexEnv.createSession(java.nio.file.Path.of(file), new SessionOptions().intraOpThreads(threads));
         try (OrtSession.SessionOptions o = new OrtSession.SessionOptions()) {
             o.setIntraOpNumThreads(threads);
             ort = OrtEnvironment.getEnvironment().createSession(file, o);
@@ -94,6 +97,7 @@ public class OrtEpBenchmark {
         ortFeeds.values().forEach(OnnxTensor::close);
         ort.close();
         ortex.close();
+        ortexCpu.close();
         ortexEnv.close();
     }
 
@@ -105,6 +109,16 @@ public class OrtEpBenchmark {
     @Benchmark
     public Object ortexWithOrtEp() {
         return ortex.run(ortexFeeds);
+    }
+
+    /**
+     * Ortex's built-in CPU EP (pure Java), for comparison.
+     *
+     * @return the outputs
+     */
+    @Benchmark
+    public Object ortexCpuEp() {
+        return ortexCpu.run(ortexFeeds);
     }
 
     /**

@@ -16,6 +16,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -119,6 +120,53 @@ public class OrtEpBenchmark {
     @Benchmark
     public Object ortexCpuEp() {
         return ortexCpu.run(ortexFeeds);
+    }
+
+    /**
+     * The time of each side within one benchmark invocation, reported by JMH as secondary results: milliseconds spent
+     * in ONNX Runtime and in Ortex with the ONNX Runtime EP, summed per iteration, and the number of pairs. Their
+     * ratio compares the two under the same load at the same moments, which matters on a shared machine.
+     */
+    @State(Scope.Thread)
+    @AuxCounters(AuxCounters.Type.EVENTS)
+    public static class Pairs {
+        /** Milliseconds in ONNX Runtime's Java API this iteration. */
+        public double ortMs;
+        /** Milliseconds in Ortex with the ONNX Runtime EP this iteration. */
+        public double ortexMs;
+        /** Pairs run this iteration. */
+        public long pairs;
+
+        /** Starts an iteration's sums from zero. */
+        @Setup(Level.Iteration)
+        public void reset() {
+            ortMs = 0;
+            ortexMs = 0;
+            pairs = 0;
+        }
+    }
+
+    /**
+     * One run on each side, back to back, alternating which goes first; the split goes to {@link Pairs}.
+     *
+     * @param pairs where the two times are summed
+     * @return a value of both outputs
+     * @throws OrtException when ONNX Runtime fails
+     */
+    @Benchmark
+    public Object paired(Pairs pairs) throws OrtException {
+        boolean ortFirst = (pairs.pairs & 1) == 0;
+        long t0 = System.nanoTime();
+        Object first = ortFirst ? onnxRuntime() : ortex.run(ortexFeeds);
+        long t1 = System.nanoTime();
+        Object second = ortFirst ? ortex.run(ortexFeeds) : onnxRuntime();
+        long t2 = System.nanoTime();
+        double a = (t1 - t0) / 1e6;
+        double b = (t2 - t1) / 1e6;
+        pairs.ortMs += ortFirst ? a : b;
+        pairs.ortexMs += ortFirst ? b : a;
+        pairs.pairs++;
+        return ortFirst ? second : first;
     }
 
     /**

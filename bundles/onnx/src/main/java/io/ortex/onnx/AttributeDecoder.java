@@ -19,6 +19,9 @@ import java.util.stream.Collectors;
  * subgraphs, which are built as nested graphs. Errors name the model, the node and the attribute.
  */
 final class AttributeDecoder {
+    /** String attributes longer than this many bytes are decoded on first read. */
+    static final int LAZY_STRING_BYTES = 1 << 16;
+
     private AttributeDecoder() {
     }
 
@@ -44,7 +47,13 @@ final class AttributeDecoder {
             switch (ap.getType()) {
                 case FLOAT: return Attribute.ofFloat(name, ap.getF());
                 case INT: return Attribute.ofInt(name, ap.getI());
-                case STRING: return Attribute.ofString(name, ap.getS().toString(StandardCharsets.UTF_8));
+                case STRING: {
+                    com.google.protobuf.ByteString bytes = ap.getS();
+                    // a large string (an embedded EPContext payload) is decoded only if someone reads it as text
+                    return bytes.size() > LAZY_STRING_BYTES
+                            ? Attribute.ofLazyString(name, () -> bytes.toString(StandardCharsets.UTF_8))
+                            : Attribute.ofString(name, bytes.toString(StandardCharsets.UTF_8));
+                }
                 case TENSOR: return Attribute.ofTensor(name, decodeTensor(graph, node, name, ap.getT()));
                 case GRAPH:
                     return Attribute.ofGraph(name, Graph.build(graph.model(), ap.getG(), graph, node, depth + 1));

@@ -15,13 +15,9 @@ import io.ortex.onnx.Node;
 import io.ortex.runtime.internal.epcontext.EpContextReader;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * The graph an EP compiles for one claimed group: the group's nodes in topological order; as inputs, the values the
@@ -45,63 +41,10 @@ final class GroupGraphView implements GraphView {
         this.graph = graph;
         this.name = name;
         this.contextFolder = contextFolder;
-        Set<NodeView> members = new HashSet<>(groupNodes);
-        List<NodeView> ordered = new ArrayList<>();
-        for (NodeView n : graph.nodes()) {
-            if (members.contains(n)) {
-                ordered.add(n);
-            }
-        }
-        this.nodes = Collections.unmodifiableList(ordered);
-        Set<String> produced = new HashSet<>();
-        for (NodeView n : ordered) {
-            for (ValueView v : n.outputs()) {
-                if (v != null) {
-                    produced.add(v.name());
-                }
-            }
-        }
-        LinkedHashSet<ValueView> in = new LinkedHashSet<>();
-        for (NodeView n : ordered) {
-            for (ValueView v : concat(n.inputs(), n.implicitInputs())) {
-                if (v != null && !produced.contains(v.name())
-                        && !(options.dropConstantInitializers() && v.isConstantInitializer())) {
-                    in.add(v);
-                }
-            }
-        }
-        this.inputs = List.copyOf(in);
-        Set<String> neededOutside = new HashSet<>();
-        for (NodeView n : graph.nodes()) {
-            if (!members.contains(n)) {
-                for (ValueView v : concat(n.inputs(), n.implicitInputs())) {
-                    if (v != null) {
-                        neededOutside.add(v.name());
-                    }
-                }
-            }
-        }
-        for (ValueView v : graph.outputs()) {
-            neededOutside.add(v.name());
-        }
-        List<ValueView> out = new ArrayList<>();
-        for (NodeView n : ordered) {
-            for (ValueView v : n.outputs()) {
-                if (v != null && neededOutside.contains(v.name())) {
-                    out.add(v);
-                }
-            }
-        }
-        this.outputs = List.copyOf(out);
-    }
-
-    private static List<ValueView> concat(List<ValueView> a, List<ValueView> b) {
-        if (b.isEmpty()) {
-            return a;
-        }
-        List<ValueView> all = new ArrayList<>(a);
-        all.addAll(b);
-        return all;
+        NodeGroup group = new NodeGroup(graph, name, groupNodes, options.dropConstantInitializers());
+        this.nodes = group.nodes();
+        this.inputs = group.inputs();
+        this.outputs = group.outputs();
     }
 
     @Override

@@ -4,6 +4,7 @@ import io.ortex.api.InvalidModelException;
 import io.ortex.api.Tensor;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
  * One node attribute, decoded: numbers as Java primitives, strings as UTF-8 text, tensors as {@link Tensor}s and
@@ -51,6 +52,18 @@ public final class Attribute {
      */
     public static Attribute ofString(String name, String value) {
         return new Attribute(name, AttributeType.STRING, value);
+    }
+
+    /**
+     * Creates a string attribute whose value is decoded when first read, for large values that are rarely read as text
+     * (an EPContext payload embedded in {@code ep_cache_context}). Added in package version 0.3.0.
+     *
+     * @param name the name
+     * @param value gives the value; called at most once, on the first read
+     * @return the attribute
+     */
+    public static Attribute ofLazyString(String name, Supplier<String> value) {
+        return new Attribute(name, AttributeType.STRING, new LazyText(value));
     }
 
     /**
@@ -176,7 +189,8 @@ public final class Attribute {
      * @return the value
      */
     public String asString() {
-        return (String) expect(AttributeType.STRING);
+        Object v = expect(AttributeType.STRING);
+        return v instanceof LazyText lazy ? lazy.get() : (String) v;
     }
 
     /**
@@ -255,5 +269,29 @@ public final class Attribute {
     @Override
     public String toString() {
         return name + ":" + type;
+    }
+
+    /** A string decoded on first use, then kept. */
+    private static final class LazyText {
+        private final Supplier<String> source;
+        private volatile String text;
+
+        LazyText(Supplier<String> source) {
+            this.source = Objects.requireNonNull(source, "value");
+        }
+
+        String get() {
+            String t = text;
+            if (t == null) {
+                synchronized (this) {
+                    t = text;
+                    if (t == null) {
+                        t = Objects.requireNonNull(source.get(), "value");
+                        text = t;
+                    }
+                }
+            }
+            return t;
+        }
     }
 }

@@ -273,25 +273,24 @@ final class SessionCompiler {
     }
 
     private static GraphPlan plan(Graph g, List<ExecutionPlan.Compiled> compiled, ExecutionPlan.Transfers transfers) {
-        // only the initializers a kernel reads at run time are decoded: an EP that dropped constant initializers
-        // (dropConstantInitializers) holds its own copy, and decoding them again would double the weights in memory
-        Set<String> read = new HashSet<>();
-        for (ExecutionPlan.Compiled c : compiled) {
-            read.addAll(c.node().inputNames());
-        }
-        Map<String, Tensor> constants = new HashMap<>();
+        Set<String> keep = new HashSet<>();
         for (ValueView v : g.initializers()) {
-            if (read.contains(v.name()) || v.isGraphInput() || v.isGraphOutput()) {
-                constants.put(v.name(), v.initializer().orElseThrow());
-            }
+            keep.add(v.name());
         }
-        Set<String> keep = new HashSet<>(constants.keySet());
         List<String> outputs = new ArrayList<>();
         for (ValueView v : g.outputs()) {
             keep.add(v.name());
             outputs.add(v.name());
         }
         ExecutionPlan plan = ExecutionPlan.build(compiled, keep, outputs, transfers);
+        // only the initializers a step reads (or a graph output is) are decoded: weights an EP took into its own
+        // compiled form (dropped from its fused node's inputs) are not held twice
+        Map<String, Tensor> constants = new HashMap<>();
+        for (ValueView v : g.initializers()) {
+            if (plan.slot(v.name()) >= 0) {
+                constants.put(v.name(), v.initializer().orElseThrow());
+            }
+        }
         return new GraphPlan(plan, Collections.unmodifiableMap(constants), List.copyOf(outputs));
     }
 

@@ -119,6 +119,26 @@ public final class Elementwise {
     }
 
     /**
+     * {@code y[yo + i] += a * x[xo + i]} for {@code i < n}.
+     *
+     * @param a the factor
+     * @param x the added values
+     * @param xo their first index
+     * @param y the accumulated values
+     * @param yo their first index
+     * @param n how many
+     */
+    public static void axpy(float a, float[] x, int xo, float[] y, int yo, int n) {
+        if (VectorSupport.enabled()) {
+            VectorMath.axpy(a, x, xo, y, yo, n);
+        } else {
+            for (int i = 0; i < n; i++) {
+                y[yo + i] += a * x[xo + i];
+            }
+        }
+    }
+
+    /**
      * The softmax of one row: {@code out[o + i] = e^(x_i - max) / sum_j e^(x_j - max)}.
      *
      * @param x the row's values
@@ -145,6 +165,48 @@ public final class Elementwise {
         float inv = (float) (1 / sum);
         for (int i = 0; i < n; i++) {
             out[o + i] *= inv;
+        }
+    }
+
+    /**
+     * Layer normalization of one row: {@code out = (x - mean) / sqrt(var + eps) * gamma + beta}, the variance being
+     * the mean of the squared deviations (two passes, as ONNX's LayerNormalization).
+     *
+     * @param x the row's values
+     * @param xo its first index
+     * @param n the row length, at least 1
+     * @param gamma the scale per column, or {@code null} for 1
+     * @param beta the shift per column, or {@code null} for 0
+     * @param eps added to the variance
+     * @param out the result (may be the input)
+     * @param o its first index
+     */
+    public static void layerNorm(float[] x, int xo, int n, float[] gamma, float[] beta, float eps, float[] out,
+                                 int o) {
+        if (VectorSupport.enabled()) {
+            VectorMath.layerNorm(x, xo, n, gamma, beta, eps, out, o);
+            return;
+        }
+        double sum = 0;
+        for (int i = 0; i < n; i++) {
+            sum += x[xo + i];
+        }
+        float mean = (float) (sum / n);
+        double sq = 0;
+        for (int i = 0; i < n; i++) {
+            float d = x[xo + i] - mean;
+            sq += d * d;
+        }
+        float inv = (float) (1 / Math.sqrt(sq / n + eps));
+        for (int i = 0; i < n; i++) {
+            float v = (x[xo + i] - mean) * inv;
+            if (gamma != null) {
+                v *= gamma[i];
+            }
+            if (beta != null) {
+                v += beta[i];
+            }
+            out[o + i] = v;
         }
     }
 

@@ -292,4 +292,63 @@ final class VectorMath {
             out[o + i] *= inv;
         }
     }
+
+    static void layerNorm(float[] x, int xo, int n, float[] gamma, float[] beta, float eps, float[] out, int o) {
+        int bound = S.loopBound(n);
+        FloatVector vs = FloatVector.zero(S);
+        int i = 0;
+        for (; i < bound; i += S.length()) {
+            vs = vs.add(FloatVector.fromArray(S, x, xo + i));
+        }
+        float sum = vs.reduceLanes(VectorOperators.ADD);
+        for (; i < n; i++) {
+            sum += x[xo + i];
+        }
+        float mean = sum / n;
+        FloatVector vq = FloatVector.zero(S);
+        i = 0;
+        for (; i < bound; i += S.length()) {
+            FloatVector d = FloatVector.fromArray(S, x, xo + i).sub(mean);
+            vq = d.fma(d, vq);
+        }
+        float sq = vq.reduceLanes(VectorOperators.ADD);
+        for (; i < n; i++) {
+            float d = x[xo + i] - mean;
+            sq += d * d;
+        }
+        float inv = (float) (1 / Math.sqrt(sq / n + eps));
+        i = 0;
+        for (; i < bound; i += S.length()) {
+            FloatVector v = FloatVector.fromArray(S, x, xo + i).sub(mean).mul(inv);
+            if (gamma != null) {
+                v = v.mul(FloatVector.fromArray(S, gamma, i));
+            }
+            if (beta != null) {
+                v = v.add(FloatVector.fromArray(S, beta, i));
+            }
+            v.intoArray(out, o + i);
+        }
+        for (; i < n; i++) {
+            float v = (x[xo + i] - mean) * inv;
+            if (gamma != null) {
+                v *= gamma[i];
+            }
+            if (beta != null) {
+                v += beta[i];
+            }
+            out[o + i] = v;
+        }
+    }
+
+    static void axpy(float a, float[] x, int xo, float[] y, int yo, int n) {
+        int i = 0;
+        int bound = S.loopBound(n);
+        FloatVector va = FloatVector.broadcast(S, a);
+        for (; i < bound; i += S.length()) {
+            va.fma(FloatVector.fromArray(S, x, xo + i), FloatVector.fromArray(S, y, yo + i)).intoArray(y, yo + i);
+        }
+        for (; i < n; i++) {
+            y[yo + i] += a * x[xo + i];
+        }
+    }
 }

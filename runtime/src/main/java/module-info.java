@@ -13,6 +13,7 @@ module io.ortex.runtime {
     requires static org.osgi.service.event;
 
     uses io.ortex.api.spi.EpFactory;
+    uses io.ortex.api.spi.EpLibraryLoader;
 
     provides io.ortex.api.EnvironmentFactory with io.ortex.runtime.internal.RuntimeEnvironmentFactory;
 }

@@ -28,7 +28,8 @@ import org.osgi.framework.BundleContext;
  * Installs the Ortex features from this module's features.xml (added by its file URI) in Apache Karaf 4.4 from
  * Maven Central, under Pax Exam: feature {@code ortex} brings the Environment service with the CPU EP, which runs a
  * tiny model; feature {@code ortex-example-ep} adds the example EP's virtual NPU (the runtime's configuration grants
- * it virtual devices), which runs the model too; feature {@code ortex-shell} resolves. The features' {@code mvn:}
+ * it virtual devices), which runs the model too; feature {@code ortex-shell} resolves; feature {@code ortex-ep-ort}
+ * brings the ONNX Runtime EP, which runs the model before and after its bundle is updated. The features' {@code mvn:}
  * URLs of the Ortex bundles are served from the reactor's jars laid out as a Maven repository (nothing is installed);
  * everything else comes from Karaf's system folder or the local Maven repository. Karaf's shell is never used, so that
  * the test also passes on JDK 25.
@@ -102,9 +103,15 @@ public class KarafFeaturesIT {
         OrtexChecks.runOnTheExampleNpu(context);
 
         features.installFeature("ortex-shell");
+
+        features.installFeature("ortex-ep-ort");
+        OrtexChecks.runOnTheOrtEp(context);
+        // the EP bundle is updated in place; ONNX Runtime's bundle stays, so its native library is not loaded again
+        bundle("io.ortex.ep.ort").update();
+        OrtexChecks.runOnTheOrtEp(context);
         for (String bsn : List.of("io.ortex.api", "io.ortex.onnx", "io.ortex.runtime", "io.ortex.ep.cpu",
-                "io.ortex.ep.example", "io.ortex.shell", "com.google.protobuf",
-                "com.fasterxml.jackson.core.jackson-core")) {
+                "io.ortex.ep.example", "io.ortex.shell", "io.ortex.ep.ort", "com.microsoft.onnxruntime",
+                "com.google.protobuf", "com.fasterxml.jackson.core.jackson-core")) {
             Bundle b = bundle(bsn);
             assertNotNull(bsn + " is installed", b);
             assertEquals(bsn + " is active", Bundle.ACTIVE, b.getState());

@@ -24,6 +24,7 @@ import org.osgi.util.tracker.ServiceTracker;
 final class OrtexChecks {
     private static final String CPU_EP = "CPUExecutionProvider";
     private static final String EXAMPLE_EP = "ExampleExecutionProvider";
+    private static final String ORT_EP = "OrtExecutionProvider";
     private static final float[] X = {1, -2, 3, -4, 5, -6};
     private static final float[] Y = {0.5f, 1, -4, 2, 0, 7};
 
@@ -61,6 +62,25 @@ final class OrtexChecks {
                 new SessionOptions().selectionPolicy(ExecutionProviderDevicePolicy.PREFER_NPU))) {
             assertEquals(List.of(EXAMPLE_EP, CPU_EP), s.executionProviders());
             assertTrue(s.assignment().toString(), s.assignment().stream().allMatch(a -> a.ep().equals(EXAMPLE_EP)));
+            runAndCheck(s);
+        }
+    }
+
+    /** Waits for the ONNX Runtime EP's device and runs the model on it alone. */
+    static void runOnTheOrtEp(BundleContext context) throws InterruptedException {
+        Environment env = environment(context);
+        long end = System.currentTimeMillis() + 20_000;
+        while (devicesOf(env, ORT_EP).isEmpty()) {
+            if (System.currentTimeMillis() > end) {
+                fail("the ONNX Runtime EP offers no device 20 s after its feature was installed: " + env.epDevices());
+            }
+            Thread.sleep(20);
+        }
+        List<EpDevice> ort = devicesOf(env, ORT_EP);
+        assertEquals(HardwareDeviceType.CPU, ort.get(0).device().type());
+        try (Session s = env.createSession(TinyOnnx.bytes(),
+                new SessionOptions().appendExecutionProvider(ort, Map.of()))) {
+            assertTrue(s.assignment().toString(), s.assignment().stream().allMatch(a -> a.ep().equals(ORT_EP)));
             runAndCheck(s);
         }
     }

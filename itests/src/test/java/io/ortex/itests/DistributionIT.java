@@ -108,6 +108,7 @@ class DistributionIT {
         assertTrue(eps.out().contains("\"version\" : \"0.1.0\""), eps.out());
         assertTrue(eps.out().contains("\"state\" : \"ACTIVE\""), eps.out());
         assertTrue(!eps.out().contains("ExampleExecutionProvider"), "the example EP is not installed by default");
+        assertTrue(eps.out().contains("\"ep\" : \"OrtExecutionProvider\""), "the ONNX Runtime EP is: " + eps.out());
     }
 
     @Test
@@ -151,8 +152,9 @@ class DistributionIT {
         Result r = ortex("demo");
         assertEquals(0, r.exit(), r.out() + r.err());
         assertTrue(r.out().contains("similarity"), r.out());
-        assertTrue(r.out().contains("policy     PREFER_NPU chose [ExampleExecutionProvider, CPUExecutionProvider]"),
-                "the example EP comes from examples/: " + r.out());
+        assertTrue(r.out().contains("policy     PREFER_NPU chose [ExampleExecutionProvider, OrtExecutionProvider, "
+                + "CPUExecutionProvider]"), "the example EP comes from examples/, the ONNX Runtime EP from deploy/: "
+                + r.out());
     }
 
     @Test

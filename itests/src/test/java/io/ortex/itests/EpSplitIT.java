@@ -21,15 +21,16 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The plugin-EP architecture as a user meets it on the command line: with the example EP registered under a
  * {@code .virtual} name (so it may offer its virtual NPU), the PREFER_NPU policy puts the MatMul/Add/Relu nodes of an
- * MLP on that NPU and the Softmax on the CPU EP, and the outputs equal those of a CPU-only run; in the distribution's
- * framework and on the JPMS module path alike.
+ * MLP on that NPU and the Softmax on the ONNX Runtime EP that the distribution deploys (the policies prefer it to the
+ * built-in CPU EP), the split shown by {@code ortex run --json}, and the outputs equal those of a run on the built-in
+ * CPU EP alone; in the distribution's framework and on the JPMS module path alike.
  */
 class EpSplitIT {
     private static final Pattern ASSIGNMENT = Pattern.compile(
             "\"node\" : \"([^\"]+)\",\\s*\"op\" : \"([^\"]+)\",\\s*\"ep\" : \"([^\"]+)\"");
 
     @Test
-    void preferNpuSplitsTheMlpBetweenTheExampleEpAndTheCpuEp(@TempDir Path dir) throws Exception {
+    void preferNpuSplitsTheMlpBetweenTheExampleEpAndTheOrtEp(@TempDir Path dir) throws Exception {
         splits(dir, false);
     }
 
@@ -59,10 +60,10 @@ class EpSplitIT {
             epOf.put(m.group(2) + ":" + m.group(1), m.group(3));
         }
         assertEquals(6, epOf.size(), split.out());
-        epOf.forEach((node, ep) -> assertEquals(node.startsWith("Softmax:") ? "CPUExecutionProvider"
+        epOf.forEach((node, ep) -> assertEquals(node.startsWith("Softmax:") ? "OrtExecutionProvider"
                 : "ExampleExecutionProvider", ep, node));
-        assertTrue(split.out().contains("\"eps\" : [ \"ExampleExecutionProvider\", \"CPUExecutionProvider\" ]"),
-                split.out());
+        assertTrue(split.out().contains("\"eps\" : [ \"ExampleExecutionProvider\", \"OrtExecutionProvider\", "
+                + "\"CPUExecutionProvider\" ]"), split.out());
 
         DistributionIT.Result cpu = DistributionIT.ortex(modulePath, "run", model.toString(), "--shape", "x=3x32",
                 "--output-dir", dir.resolve("cpu").toString());
@@ -73,12 +74,12 @@ class EpSplitIT {
     }
 
     @Test
-    void withoutVirtualDevicesPreferNpuFallsBackToTheCpu(@TempDir Path dir) throws Exception {
+    void withoutVirtualDevicesPreferNpuFallsBackToTheCpuEps(@TempDir Path dir) throws Exception {
         Path model = dir.resolve("mlp.onnx");
         Files.write(model, MlpModel.build(8, 16, 4, 2));
         DistributionIT.Result r = DistributionIT.ortex("run", model.toString(), "--json", "--policy", "PREFER_NPU");
         assertEquals(0, r.exit(), r.err());
-        assertTrue(r.out().contains("\"eps\" : [ \"CPUExecutionProvider\" ]"), r.out());
+        assertTrue(r.out().contains("\"eps\" : [ \"OrtExecutionProvider\", \"CPUExecutionProvider\" ]"), r.out());
     }
 
     private static Tensor read(Path file) throws Exception {

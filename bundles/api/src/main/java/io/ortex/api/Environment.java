@@ -105,11 +105,14 @@ public interface Environment extends AutoCloseable {
     /**
      * Registers an EP library from a jar, loaded in its own class loader; its {@link io.ortex.api.spi.EpFactory}
      * providers ({@code META-INF/services} or {@code provides}) are asked for their devices at once. A name ending
-     * in {@link #VIRTUAL_SUFFIX} lets its factories offer virtual devices.
+     * in {@link #VIRTUAL_SUFFIX} lets its factories offer virtual devices. A file that is not a jar goes to the
+     * {@link io.ortex.api.spi.EpLibraryLoader}s present (since package version 0.3 of the SPI), such as the ONNX
+     * Runtime EP's loader of native ONNX Runtime plugin-EP libraries ({@code .so}).
      *
      * @param name the registration name, unique in this environment
-     * @param jar the jar file
-     * @throws InvalidArgumentException when the name is taken or the jar has no EP factory
+     * @param jar the jar file, or a library file a loader takes
+     * @throws InvalidArgumentException when the name is taken, the file is missing, the jar has no EP factory, or no
+     *     loader takes the file or the loader refuses it
      */
     void registerLibrary(String name, Path jar);
 

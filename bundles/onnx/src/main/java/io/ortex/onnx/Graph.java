@@ -6,6 +6,8 @@ import io.ortex.api.Names;
 import io.ortex.api.ResourceLimits;
 import io.ortex.api.TensorInfo;
 import io.ortex.api.spi.GraphView;
+import io.ortex.api.spi.ModelExport;
+import io.ortex.api.spi.ModelExportOptions;
 import io.ortex.api.spi.NodeView;
 import io.ortex.api.spi.ValueView;
 import io.ortex.onnx.proto.Onnx.AttributeProto;
@@ -21,6 +23,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -46,6 +49,8 @@ public final class Graph implements GraphView {
     private final List<ValueView> inputs = new ArrayList<>();
     private final List<ValueView> outputs = new ArrayList<>();
     private final List<ValueView> initializers = new ArrayList<>();
+    /** The declared values by name, built on first use; a benign race builds equal maps. */
+    private volatile Map<String, ValueInfoProto> declared;
 
     private Graph(OnnxModel model, GraphProto proto, Graph outer, Node parentNode) {
         this.model = model;
@@ -508,5 +513,52 @@ public final class Graph implements GraphView {
     @Override
     public Map<String, String> modelMetadata() {
         return model.metadata();
+    }
+
+    /** {@inheritDoc} The view's inputs leave out constant initializers, which it lists as its initializers. */
+    @Override
+    public GraphView viewOf(List<NodeView> subset) {
+        return new NodeGroup(this, name(), subset, true);
+    }
+
+    @Override
+    public ModelExport exportModel(ModelExportOptions options) {
+        return ModelExporter.export(this, name(), nodes(), inputs(), outputs(), options);
+    }
+
+    /**
+     * Finds the declaration of a value: a graph input, output or {@code value_info} entry of this graph or of a
+     * graph around it.
+     *
+     * @param valueName the value's name
+     * @return the declaration as written in the model, or {@code null} when none declares it
+     */
+    ValueInfoProto declaredValue(String valueName) {
+        for (Graph g = this; g != null; g = g.outer) {
+            ValueInfoProto vi = g.declarations().get(valueName);
+            if (vi != null) {
+                return vi;
+            }
+        }
+        return null;
+    }
+
+    private Map<String, ValueInfoProto> declarations() {
+        Map<String, ValueInfoProto> d = declared;
+        if (d == null) {
+            d = new HashMap<>();
+            for (ValueInfoProto vi : proto.getValueInfoList()) {
+                d.put(vi.getName(), vi);
+            }
+            for (ValueInfoProto vi : proto.getOutputList()) {
+                d.put(vi.getName(), vi);
+            }
+            for (ValueInfoProto vi : proto.getInputList()) {
+                d.put(vi.getName(), vi);
+            }
+            declared = Map.copyOf(d);
+            d = declared;
+        }
+        return d;
     }
 }

@@ -88,10 +88,10 @@ public class ShellCommandsIT extends OsgiTestSupport {
             } catch (org.osgi.framework.InvalidSyntaxException e) {
                 throw new IllegalStateException(e);
             }
-            return functions.size() == 10;
+            return functions.size() == 12;
         });
         assertEquals(Set.of("devices", "eps", "run", "test", "compile", "demo", "open", "sessions", "close",
-                "policy"), functions);
+                "policy", "register", "unregister"), functions);
         Printed help = gogo("help ortex:eps");
         assertTrue(help.out(), help.out().contains("state (ACTIVE or DRAINING)") && help.out().contains("--json"));
     }

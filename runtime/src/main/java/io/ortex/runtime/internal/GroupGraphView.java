@@ -5,9 +5,13 @@ import io.ortex.api.Names;
 import io.ortex.api.spi.EpContextNode;
 import io.ortex.api.spi.FusionOptions;
 import io.ortex.api.spi.GraphView;
+import io.ortex.api.spi.ModelExport;
+import io.ortex.api.spi.ModelExportOptions;
 import io.ortex.api.spi.NodeView;
 import io.ortex.api.spi.ValueView;
 import io.ortex.onnx.Graph;
+import io.ortex.onnx.ModelExporter;
+import io.ortex.onnx.NodeGroup;
 import io.ortex.onnx.Node;
 import io.ortex.runtime.internal.epcontext.EpContextReader;
 import java.nio.file.Path;
@@ -189,6 +193,23 @@ final class GroupGraphView implements GraphView {
     @Override
     public Map<String, String> modelMetadata() {
         return graph.modelMetadata();
+    }
+
+    /** {@inheritDoc} The nodes must be among this group's. */
+    @Override
+    public GraphView viewOf(List<NodeView> subset) {
+        for (NodeView n : subset) {
+            if (!nodes.contains(n)) {
+                throw new InvalidArgumentException("node " + Names.quote(n.displayName()) + " is not a node of "
+                        + Names.quote(name));
+            }
+        }
+        return new NodeGroup(graph, name, subset, true);
+    }
+
+    @Override
+    public ModelExport exportModel(ModelExportOptions options) {
+        return ModelExporter.export(graph, name, nodes, inputs, outputs, options);
     }
 
     @Override

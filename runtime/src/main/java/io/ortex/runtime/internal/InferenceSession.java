@@ -11,6 +11,7 @@ import io.ortex.api.RunMemory;
 import io.ortex.api.Session;
 import io.ortex.api.Tensor;
 import io.ortex.api.TensorInfo;
+import io.ortex.api.spi.EpFactory;
 import io.ortex.api.spi.GraphView;
 import io.ortex.api.spi.KernelContext;
 import io.ortex.api.spi.ValueView;
@@ -111,14 +112,22 @@ final class InferenceSession implements Session {
                                            List<EpBinding> bindings, EpContextGeneration generation,
                                            Runnable onClose) {
         long start = System.nanoTime();
-        SessionCompiler.Result compiled = generation == null ? SessionCompiler.compile(model, config, bindings)
-                : SessionCompiler.compile(model, config, bindings, generation);
+        Map<String, String> epConfig = withThreads(config, pool.intraOpThreads());
+        SessionCompiler.Result compiled = generation == null ? SessionCompiler.compile(model, epConfig, bindings)
+                : SessionCompiler.compile(model, epConfig, bindings, generation);
         SessionProfiler profiler = null;
         if (profile != null) {
             profiler = new SessionProfiler(profile, start);
             profiler.sessionCreated(start, System.nanoTime());
         }
         return new InferenceSession(id, model, compiled, pool, ownsPool, profiler, onClose);
+    }
+
+    /** The configuration EPs see: the session's entries and its resolved intra-op thread count. */
+    private static Map<String, String> withThreads(Map<String, String> config, int threads) {
+        Map<String, String> c = new LinkedHashMap<>(config);
+        c.put(EpFactory.SESSION_INTRA_OP_THREADS, Integer.toString(threads));
+        return c;
     }
 
     /**
@@ -471,7 +480,8 @@ final class InferenceSession implements Session {
             if (closing.get()) {
                 return false;
             }
-            SessionPlan next = new SessionPlan(SessionCompiler.compile(model, config, bindings, null));
+            SessionPlan next = new SessionPlan(SessionCompiler.compile(model,
+                    withThreads(config, intraOp.intraOpThreads()), bindings, null));
             SessionPlan old = plan;
             plan = next;
             old.retire();

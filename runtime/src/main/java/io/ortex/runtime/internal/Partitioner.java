@@ -19,6 +19,7 @@ import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.BiConsumer;
 import java.util.stream.Collectors;
@@ -52,7 +53,7 @@ final class Partitioner {
         List<Group> groups = new ArrayList<>();
         Map<NodeView, Integer> positions = GroupGraphView.positions(graph);
         for (ExecutionProvider ep : eps) {
-            Collector claims = new Collector(graph);
+            Collector claims = new Collector(graph, owner);
             try {
                 ep.getCapability(graph, claims);
             } catch (RuntimeException e) {
@@ -247,11 +248,18 @@ final class Partitioner {
     /** Collects one EP's claims for one graph, checking each as it comes. */
     private static final class Collector implements GraphSupport {
         private final Set<NodeView> graphNodes;
+        private final Map<NodeView, ExecutionProvider> owner;
         private final List<Group> groups = new ArrayList<>();
         private String refusal;
 
-        Collector(Graph graph) {
+        Collector(Graph graph, Map<NodeView, ExecutionProvider> owner) {
             this.graphNodes = new HashSet<>(graph.nodes());
+            this.owner = owner;
+        }
+
+        @Override
+        public Optional<String> assignedEp(NodeView node) {
+            return Optional.ofNullable(owner.get(node)).map(ExecutionProvider::name);
         }
 
         @Override

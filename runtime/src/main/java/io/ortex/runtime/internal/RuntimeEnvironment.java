@@ -17,6 +17,8 @@ import io.ortex.api.ResourceLimits;
 import io.ortex.api.Session;
 import io.ortex.api.SessionOptions;
 import io.ortex.api.spi.EpFactory;
+import io.ortex.api.spi.EpLibraryLoader;
+import io.ortex.api.spi.LoadedEpLibrary;
 import io.ortex.api.spi.SupportedDevice;
 import io.ortex.onnx.ModelReader;
 import io.ortex.onnx.OnnxModel;
@@ -24,6 +26,9 @@ import io.ortex.runtime.internal.cache.CompileCache;
 import io.ortex.runtime.internal.epcontext.CompatibilityCheck;
 import io.ortex.runtime.internal.epcontext.EpContextGeneration;
 import io.ortex.runtime.internal.epcontext.SharedContextStore;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -36,6 +41,8 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 /**
  * The runtime's {@link Environment}: hardware devices, the EP libraries ({@link EpRegistry}), the sessions' leases on
@@ -52,6 +59,9 @@ public final class RuntimeEnvironment implements Environment {
     private final Map<String, String> config;
     private final DeviceListeners listeners = new DeviceListeners();
     private final LeaseTable leases = new LeaseTable();
+    private final Supplier<List<EpLibraryLoader>> loaders;
+    /** The loader of each library registered through one, by registration name. */
+    private final Map<String, EpLibraryLoader> loadedBy = new ConcurrentHashMap<>();
     private final EpRegistry registry;
     private final LibraryRemoval removal;
     private final EpSelector selector;
@@ -72,6 +82,21 @@ public final class RuntimeEnvironment implements Environment {
      * @param builtIn the factories found on the class or module path
      */
     RuntimeEnvironment(Map<String, String> config, List<HardwareDevice> hardware, List<EpFactory> builtIn) {
+        this(config, hardware, builtIn, List::of);
+    }
+
+    /**
+     * Creates an environment, registers the built-in factories, and loads libraries that are not jars with the
+     * given loaders.
+     *
+     * @param config the environment configuration
+     * @param hardware the hardware devices
+     * @param builtIn the factories found on the class or module path
+     * @param loaders the EP library loaders available now, asked at each registration
+     */
+    RuntimeEnvironment(Map<String, String> config, List<HardwareDevice> hardware, List<EpFactory> builtIn,
+                       Supplier<List<EpLibraryLoader>> loaders) {
+        this.loaders = loaders;
         this.config = Map.copyOf(config);
         this.registry = new EpRegistry(config, hardware, leases, listeners);
         this.selector = new EpSelector(CPU_EP, this::vendorIdOf);
@@ -106,6 +131,19 @@ public final class RuntimeEnvironment implements Environment {
      */
     public RuntimeEnvironment(Map<String, String> config, List<HardwareDevice> hardware) {
         this(config, hardware, List.of());
+    }
+
+    /**
+     * Creates an environment with no EP library, which loads libraries that are not jars with the given loaders (the
+     * OSGi wiring passes the loader services it tracks).
+     *
+     * @param config the environment configuration
+     * @param hardware the hardware devices
+     * @param loaders the EP library loaders available now, asked at each registration
+     */
+    public RuntimeEnvironment(Map<String, String> config, List<HardwareDevice> hardware,
+                              Supplier<List<EpLibraryLoader>> loaders) {
+        this(config, hardware, List.of(), loaders);
     }
 
     private int vendorIdOf(String epName) {
@@ -306,29 +344,97 @@ public final class RuntimeEnvironment implements Environment {
         return libraries;
     }
 
+    /**
+     * {@inheritDoc} A file that is not a jar (no zip signature) goes to the first {@link EpLibraryLoader} that accepts
+     * it, such as the ONNX Runtime EP's loader of native plugin-EP libraries.
+     */
     @Override
     public void registerLibrary(String name, Path jar) {
         checkOpen();
         if (name == null || name.isBlank()) {
             throw new InvalidArgumentException("an EP library needs a registration name");
         }
+        boolean named = jar != null && jar.getFileName() != null && jar.getFileName().toString().endsWith(".jar");
+        if (jar != null && Files.isRegularFile(jar) && !named && !isJar(jar)) {
+            registerLoaded(name, jar);
+            return;
+        }
         LibraryJar.Loaded loaded = LibraryJar.load(name, jar);
         try {
             registry.register(name, loaded.factories(), loaded.loader(), true);
+            loadedBy.remove(name);
         } catch (RuntimeException | Error e) {
             LibraryJar.closeQuietly(loaded.loader());
             throw e;
         }
     }
 
+    /** Tells a jar by its zip signature, or by its name when the file cannot be read. */
+    private static boolean isJar(Path file) {
+        try (InputStream in = Files.newInputStream(file)) {
+            byte[] head = in.readNBytes(4);
+            return head.length == 4 && head[0] == 'P' && head[1] == 'K' && head[2] == 3 && head[3] == 4;
+        } catch (IOException e) {
+            return file.getFileName().toString().endsWith(".jar");
+        }
+    }
+
+    /** Registers a library that is not a jar through the first loader that accepts it. */
+    private void registerLoaded(String name, Path file) {
+        if (epLibraries().stream().anyMatch(l -> l.name().equals(name))) {
+            // checked before loading: a native library should not be loaded only to be refused
+            throw new InvalidArgumentException("an EP library is already registered under the name "
+                    + Names.quote(name));
+        }
+        List<EpLibraryLoader> available = loaders.get();
+        for (EpLibraryLoader l : available) {
+            if (!l.accepts(file)) {
+                continue;
+            }
+            LoadedEpLibrary lib = l.load(name, file, registry.effectiveConfig());
+            try {
+                registry.register(name, lib.factories(), lib::close, true);
+            } catch (RuntimeException | Error e) {
+                lib.close();
+                throw e;
+            }
+            loadedBy.put(name, l);
+            return;
+        }
+        String known = available.isEmpty() ? "none is installed"
+                : "installed: " + available.stream().map(EpLibraryLoader::description)
+                        .collect(Collectors.joining("; "));
+        throw new InvalidArgumentException("EP library " + Names.quote(name) + ": " + file + " is not a jar, and no EP "
+                + "library "
+                + "loader takes it (" + known + ")");
+    }
+
+    /**
+     * Removes every library that a loader loaded, as {@link #withdrawLibrary} does, before that loader goes away.
+     *
+     * @param loader the loader
+     * @param limit how long to wait before the outcome applies
+     * @param failAtLimit whether to fail the holders at the limit rather than keep waiting
+     */
+    public void withdrawLoadedBy(EpLibraryLoader loader, Duration limit, boolean failAtLimit) {
+        for (Map.Entry<String, EpLibraryLoader> e : List.copyOf(loadedBy.entrySet())) {
+            if (e.getValue() == loader) {
+                withdrawLibrary(e.getKey(), limit, failAtLimit);
+                loadedBy.remove(e.getKey(), loader);
+            }
+        }
+    }
+
     @Override
     public void unregisterLibrary(String name) {
         removal.unregister(name, null);
+        loadedBy.remove(name);
     }
 
     @Override
     public void unregisterLibrary(String name, Duration timeout) {
         removal.unregister(name, timeout);
+        loadedBy.remove(name);
     }
 
     @Override

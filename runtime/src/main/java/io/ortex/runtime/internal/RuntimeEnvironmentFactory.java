@@ -3,6 +3,7 @@ package io.ortex.runtime.internal;
 import io.ortex.api.Environment;
 import io.ortex.api.EnvironmentFactory;
 import io.ortex.api.spi.EpFactory;
+import io.ortex.api.spi.EpLibraryLoader;
 import io.ortex.runtime.internal.discovery.HardwareDiscovery;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,8 +11,9 @@ import java.util.Map;
 import java.util.ServiceLoader;
 
 /**
- * Creates environments outside an OSGi framework: EP factories come from {@link ServiceLoader} (class path or
- * module path) and hardware from this machine and the configuration ({@link HardwareDiscovery}).
+ * Creates environments outside an OSGi framework: EP factories and EP library loaders come from
+ * {@link ServiceLoader} (class path or module path) and hardware from this machine and the configuration
+ * ({@link HardwareDiscovery}).
  */
 public final class RuntimeEnvironmentFactory implements EnvironmentFactory {
     /** Creates the factory; called by {@link ServiceLoader}. */
@@ -27,6 +29,15 @@ public final class RuntimeEnvironmentFactory implements EnvironmentFactory {
         if (factories.isEmpty()) {
             ServiceLoader.load(EpFactory.class).forEach(factories::add);
         }
-        return new RuntimeEnvironment(config, new HardwareDiscovery(config).discover(), factories);
+        List<EpLibraryLoader> loaders = new ArrayList<>();
+        for (EpLibraryLoader l : ServiceLoader.load(EpLibraryLoader.class,
+                RuntimeEnvironmentFactory.class.getClassLoader())) {
+            loaders.add(l);
+        }
+        if (loaders.isEmpty()) {
+            ServiceLoader.load(EpLibraryLoader.class).forEach(loaders::add);
+        }
+        List<EpLibraryLoader> found = List.copyOf(loaders);
+        return new RuntimeEnvironment(config, new HardwareDiscovery(config).discover(), factories, () -> found);
     }
 }

@@ -9,6 +9,7 @@ import io.ortex.api.InvalidArgumentException;
 import io.ortex.api.Session;
 import io.ortex.api.SessionOptions;
 import io.ortex.api.spi.EpFactory;
+import io.ortex.api.spi.EpLibraryLoader;
 import io.ortex.runtime.internal.RuntimeEnvironment;
 import io.ortex.runtime.internal.discovery.HardwareDiscovery;
 import java.io.IOException;
@@ -31,7 +32,8 @@ import org.osgi.util.tracker.ServiceTracker;
 /**
  * The runtime in an OSGi framework: a Declarative Services component that registers the {@link Environment} service
  * and makes every {@link EpFactory} service of any bundle an EP library of it ({@link EpFactoryTracker} reports the
- * services, {@link BundleLibraries} decides which bundle's library serves). It is
+ * services, {@link BundleLibraries} decides which bundle's library serves); the {@link EpLibraryLoader} services load
+ * the libraries registered from files that are not jars ({@link EpLibraryLoaderTracker}). It is
  * configured through ConfigAdmin, PID {@value RuntimeSettings#PID} ({@link RuntimeSettings}); the configuration is
  * optional. In a framework started for one command-line verb, that verb's {@code --env} entries (the framework
  * property {@value RuntimeSettings#COMMAND_ENVIRONMENT}) are added to the environment configuration. A change applies
@@ -53,6 +55,8 @@ public final class EnvironmentComponent implements Environment {
     private final ServiceTracker<EpFactory, EpFactoryTracker.Tracked> tracker;
     private final ServiceTracker<Object, Object> eventAdmins;
     private final Map<String, String> commandEnvironment;
+    private final EpLibraryLoaderTracker loaderCustomizer;
+    private final ServiceTracker<EpLibraryLoader, EpLibraryLoader> loaders;
     private volatile RuntimeSettings settings;
 
     /**
@@ -68,7 +72,11 @@ public final class EnvironmentComponent implements Environment {
         this.commandEnvironment = commandEnvironment(context.getProperty(RuntimeSettings.COMMAND_ENVIRONMENT));
         this.settings = RuntimeSettings.parse(properties, commandEnvironment);
         Map<String, String> config = settings.environmentConfig();
-        this.environment = new RuntimeEnvironment(config, new HardwareDiscovery(config).discover());
+        this.loaderCustomizer = new EpLibraryLoaderTracker(context, this::runtimeEnvironment, () -> this.settings);
+        this.environment = new RuntimeEnvironment(config, new HardwareDiscovery(config).discover(),
+                loaderCustomizer::loaders);
+        this.loaders = new ServiceTracker<>(context, EpLibraryLoader.class, loaderCustomizer);
+        loaders.open();
         this.factories = new BundleLibraries(environment, () -> this.settings);
         // tracked by class name, so that the optional EventAdmin package is touched only when a service exists
         this.eventAdmins = new ServiceTracker<>(context, EpEventPublisher.EVENT_ADMIN, null);
@@ -124,6 +132,7 @@ public final class EnvironmentComponent implements Environment {
     void deactivate() {
         environment.close();
         tracker.close();
+        loaders.close();
         eventAdmins.close();
     }
 
@@ -213,6 +222,21 @@ public final class EnvironmentComponent implements Environment {
     public void unregisterLibrary(String name, Duration timeout) {
         checkNotBundle(name);
         environment.unregisterLibrary(name, timeout);
+    }
+
+    private RuntimeEnvironment runtimeEnvironment() {
+        return environment;
+    }
+
+    /**
+     * Removes an EP library as a departing EP bundle's is: hidden at once, then drained with the configured limit and
+     * outcome, then released. Nothing happens when no active library has that name.
+     *
+     * @param name the registration name
+     */
+    void withdraw(String name) {
+        RuntimeSettings s = settings;
+        environment.withdrawLibrary(name, s.drainLimit(), s.failAtLimit());
     }
 
     private void checkNotBundle(String name) {

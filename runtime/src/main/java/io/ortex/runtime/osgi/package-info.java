@@ -27,6 +27,13 @@
  * {@code ortex.session.migrate_on_ep_removal=1} ({@link io.ortex.api.SessionOptions#MIGRATE_ON_EP_REMOVAL}) are not
  * waited for: they are moved onto the remaining EPs between runs as soon as the removal begins.
  *
+ * <p>EP libraries that are not bundles: {@link io.ortex.api.spi.EpLibraryLoader} services (the ONNX Runtime EP's loader
+ * of native plugin-EP libraries) load the files {@code Environment.registerLibrary} gets that are not jars; when a
+ * loader service goes away, the libraries it loaded are withdrawn with the same drain first. A library can also be
+ * registered by configuration: each configuration of the factory PID {@code io.ortex.runtime.library} (keys
+ * {@code path}, {@code name}; a file {@code io.ortex.runtime.library-NAME.cfg} in {@code deploy/}) registers one,
+ * and deleting it withdraws it ({@link io.ortex.runtime.osgi.LibraryConfiguration}).
+ *
  * <p>Configuration: PID {@code io.ortex.runtime}, keys in {@link io.ortex.runtime.osgi.RuntimeSettings}.
  */
 package io.ortex.runtime.osgi;

@@ -17,6 +17,12 @@ import java.util.Optional;
  */
 public interface EpFactory {
     /**
+     * Session configuration entry the runtime adds to what {@link #createEp} receives: the session's intra-op thread
+     * count, resolved (at least 1), for EPs that run their own thread pools. Added in package version 0.3.0.
+     */
+    String SESSION_INTRA_OP_THREADS = "ortex.session.intra_op_threads";
+
+    /**
      * Gets the EP name, which becomes the {@code epName} of its EP devices, such as {@code CPUExecutionProvider}.
      *
      * @return the name, unique among the factories of an environment
@@ -57,7 +63,8 @@ public interface EpFactory {
      * Creates an EP instance for one session.
      *
      * @param devices the devices selected for it, from its own {@link #supportedDevices} answer
-     * @param sessionConfig the session's configuration entries, EP options included as {@code ep.<name>.<key>}
+     * @param sessionConfig the session's configuration entries, EP options included as {@code ep.<name>.<key>}, and
+     *     {@link #SESSION_INTRA_OP_THREADS}
      * @return the new EP
      */
     ExecutionProvider createEp(List<SupportedDevice> devices, Map<String, String> sessionConfig);

@@ -1,6 +1,7 @@
 package io.ortex.api.spi;
 
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Where an EP reports the nodes it takes in {@link ExecutionProvider#getCapability}, the counterpart of ONNX
@@ -32,4 +33,17 @@ public interface GraphSupport {
      * @param node the node
      */
     void addSingleNode(NodeView node);
+
+    /**
+     * Tells which EP already took a node: an EP earlier in the session's priority order, whose claims are settled
+     * before this EP is asked, the counterpart of ONNX Runtime's {@code Node_GetEpName}. An EP that claims large
+     * groups leaves such nodes out, since a group touching one is refused. Added in package version 0.3.0; the
+     * default knows of no assignment.
+     *
+     * @param node a node of the graph being offered
+     * @return the name of the EP that owns it, or empty when no EP took it yet
+     */
+    default Optional<String> assignedEp(NodeView node) {
+        return Optional.empty();
+    }
 }

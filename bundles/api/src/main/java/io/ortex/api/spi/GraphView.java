@@ -106,4 +106,40 @@ public interface GraphView {
         throw new io.ortex.api.NotImplementedException("this graph view cannot read the EPContext payload of node '"
                 + node.displayName() + "'");
     }
+
+    /**
+     * Gives a view of some of this graph's nodes as a graph of their own, the counterpart of ONNX Runtime's
+     * {@code Graph_GetGraphView}: its nodes are the given ones in this graph's order; its inputs are the values they
+     * read from outside the set, constant initializers excepted; its {@link #initializers()} are the constant
+     * initializers they read; its outputs are the values they produce that a node outside the set, or this graph's
+     * caller, reads. An EP uses it in {@link ExecutionProvider#getCapability} to try a candidate group, for
+     * instance by {@linkplain #exportModel exporting} it. Valid as long as this view is. Added in package version
+     * 0.3.0; the default, for views that cannot do it, throws.
+     *
+     * @param nodes nodes of this graph, at least one
+     * @return the view
+     * @throws io.ortex.api.InvalidArgumentException when a node is not one of this graph's or none is given
+     * @throws io.ortex.api.NotImplementedException when this view cannot make sub-views
+     */
+    default GraphView viewOf(List<NodeView> nodes) {
+        throw new io.ortex.api.NotImplementedException("graph view '" + name() + "' cannot make a view of some of its "
+                + "nodes");
+    }
+
+    /**
+     * Writes this graph as a standalone ONNX model, so that an EP can hand a partition to a library that reads ONNX
+     * (ONNX Runtime, a vendor compiler) without depending on Ortex's ONNX classes. The model has this graph's nodes
+     * (attributes and nested subgraphs as in the source), its {@link #inputs()} as graph inputs in order (types as
+     * the source declares them, else from {@link ModelExportOptions#inputElementTypes()}), its {@link #outputs()}
+     * as graph outputs in order, every constant initializer its nodes read that is not an input as an initializer,
+     * the source's value types of the values inside, and the source model's IR version, opset imports and local
+     * functions. Added in package version 0.3.0; the default, for views that cannot do it, throws.
+     *
+     * @param options how to write it
+     * @return the model and the names its nodes got
+     * @throws io.ortex.api.NotImplementedException when this view cannot be exported
+     */
+    default ModelExport exportModel(ModelExportOptions options) {
+        throw new io.ortex.api.NotImplementedException("graph view '" + name() + "' cannot be exported as a model");
+    }
 }

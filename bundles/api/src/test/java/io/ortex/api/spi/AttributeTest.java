@@ -102,4 +102,18 @@ class AttributeTest {
         assertThrows(NullPointerException.class, () -> Attribute.ofString("s", null));
         assertThrows(NullPointerException.class, () -> Attribute.ofTensor("t", null));
     }
+
+    @Test
+    void aLazyStringIsDecodedOnceOnFirstRead() {
+        int[] calls = {0};
+        Attribute a = Attribute.ofDeferredString("payload", () -> {
+            calls[0]++;
+            return "text";
+        });
+        assertEquals(0, calls[0]);
+        assertEquals("text", a.asString());
+        assertEquals("text", a.asString());
+        assertEquals(1, calls[0]);
+        assertEquals(AttributeType.STRING, a.type());
+    }
 }

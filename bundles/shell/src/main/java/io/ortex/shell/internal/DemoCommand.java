@@ -126,10 +126,11 @@ public final class DemoCommand {
 
     /**
      * The second part of the tour: with virtual devices allowed, the PREFER_NPU policy picks an NPU EP for a small
-     * MLP; the NPU EP takes the matrix work and the CPU EP the Softmax, and the outputs equal a CPU-only run.
+     * MLP; the NPU EP takes the matrix work and a CPU EP the Softmax (the ONNX Runtime EP when it is deployed, which
+     * the policies prefer to the built-in CPU EP), and the outputs equal a run on the built-in CPU EP alone.
      */
     private static void splitAcrossEps(PrintStream out, SessionOptions base) {
-        out.println("Ortex demo: an MLP split between an NPU EP and the CPU EP");
+        out.println("Ortex demo: an MLP split between an NPU EP and the CPU");
         byte[] mlp = MlpModel.build(64, 128, 10, 5);
         try (Environment env = SessionSettings.environmentOr(Map.of(Environment.ALLOW_VIRTUAL_DEVICES, "1"))) {
             addExampleEp(env, out);

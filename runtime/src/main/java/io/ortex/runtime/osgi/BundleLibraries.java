@@ -129,10 +129,13 @@ final class BundleLibraries {
                 s.failAtLimit());
         newer.role = Role.SERVING;
         old.role = Role.DRAINING;
-        old.drained = drained;
         LOG.log(System.Logger.Level.INFO, "EP bundle " + newer + " serves new sessions; " + old
                 + " drains until its sessions close");
-        drained.whenComplete((ok, failure) -> drainedOut(old));
+        // whoever waits for the drain waits for its bookkeeping too (drainedOut may run on the draining thread)
+        CompletableFuture<Void> out = drained.whenComplete((ok, failure) -> drainedOut(old));
+        if (old.role == Role.DRAINING) {
+            old.drained = out;
+        }
     }
 
     private synchronized void drainedOut(Entry old) {

@@ -9,6 +9,7 @@ import java.util.Objects;
 public class OrtexException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
+    /** What kind of failure this is. */
     private final ErrorCode code;
 
     /**

@@ -78,8 +78,8 @@ public interface Session extends AutoCloseable {
         if (inputs.size() != 1) {
             String names = inputs.stream().map(TensorInfo::name).collect(Collectors.joining(", "));
             throw new InvalidArgumentException("run(Tensor) needs a model with one input; " + modelSource()
-                    + " has " + inputs.size() + (inputs.isEmpty() ? "" : " (" + names + ")")
-                    + ": pass them by name with run(Map)");
+                    + (inputs.isEmpty() ? " has none: call run(Map.of())"
+                            : " has " + inputs.size() + " (" + names + "): pass them by name with run(Map)"));
         }
         return run(Map.of(inputs.get(0).name(), input));
     }

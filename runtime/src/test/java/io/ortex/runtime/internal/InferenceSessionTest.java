@@ -98,6 +98,16 @@ class InferenceSessionTest {
             assertTrue(e.getMessage().contains("has 2 (x, y)") && e.getMessage().contains("run(Map)"),
                     e.getMessage());
         }
+        TestModels.Builder constant = TestModels.builder()
+                .floats("w", new float[] {1, 2}, 2)
+                .node("Identity", "id", List.of("w"), List.of("out"))
+                .output("out", TestModels.FLOAT, 2);
+        try (Session s = open(constant)) {
+            InvalidArgumentException e = assertThrows(InvalidArgumentException.class,
+                    () -> s.run(Tensor.ofFloats(new float[2], 2)));
+            assertTrue(e.getMessage().contains("has none: call run(Map.of())"), e.getMessage());
+            assertArrayEquals(new float[] {1, 2}, s.run(Map.of()).get("out").floats());
+        }
     }
 
     @Test

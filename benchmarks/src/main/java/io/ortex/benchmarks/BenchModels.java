@@ -38,6 +38,66 @@ final class BenchModels {
         return model(graph);
     }
 
+    /** {@code Softmax(x, axis=-1)} over float32 {@code x[shape]}, opset 13. */
+    static byte[] softmax(long... shape) {
+        GraphProto graph = GraphProto.newBuilder().setName("softmax")
+                .addInput(floatInfo("x", shape)).addOutput(floatInfo("y", shape))
+                .addNode(NodeProto.newBuilder().setOpType("Softmax").setName("softmax").addInput("x").addOutput("y")
+                        .addAttribute(intAttr("axis", -1)))
+                .build();
+        return model(graph, 17);
+    }
+
+    /** {@code LayerNormalization(x, scale, bias)} over the last axis of float32 {@code x[rows, cols]}, opset 17. */
+    static byte[] layerNorm(int rows, int cols) {
+        GraphProto graph = GraphProto.newBuilder().setName("layernorm")
+                .addInput(floatInfo("x", 1, rows, cols)).addOutput(floatInfo("y", 1, rows, cols))
+                .addInitializer(floatTensor("scale", randomFloats(cols, 3), cols))
+                .addInitializer(floatTensor("bias", randomFloats(cols, 4), cols))
+                .addNode(NodeProto.newBuilder().setOpType("LayerNormalization").setName("ln").addInput("x")
+                        .addInput("scale").addInput("bias").addOutput("y").addAttribute(intAttr("axis", -1)))
+                .build();
+        return model(graph, 17);
+    }
+
+    /**
+     * Scaled masked attention as exporters write it: {@code MatMul(Softmax(MatMul(q, kt) / sqrt(d) + mask), v)} with
+     * {@code q[1, heads, seq, d]}, {@code kt[1, heads, d, seq]}, {@code v[1, heads, seq, d]}, {@code mask[1,1,1,seq]}.
+     */
+    static byte[] attention(int heads, int seq, int d) {
+        GraphProto graph = GraphProto.newBuilder().setName("attention")
+                .addInput(floatInfo("q", 1, heads, seq, d)).addInput(floatInfo("kt", 1, heads, d, seq))
+                .addInput(floatInfo("v", 1, heads, seq, d)).addInput(floatInfo("mask", 1, 1, 1, seq))
+                .addOutput(floatInfo("y", 1, heads, seq, d))
+                .addInitializer(floatTensor("c", new float[] {(float) Math.sqrt(d)}))
+                .addNode(node("MatMul", "qk", "s", "q", "kt"))
+                .addNode(node("Div", "scale", "s2", "s", "c"))
+                .addNode(node("Add", "mask", "s3", "s2", "mask"))
+                .addNode(node("Softmax", "softmax", "p", "s3").toBuilder().addAttribute(intAttr("axis", -1)))
+                .addNode(node("MatMul", "pv", "y", "p", "v"))
+                .build();
+        return model(graph, 17);
+    }
+
+    private static NodeProto node(String op, String name, String out, String... in) {
+        NodeProto.Builder b = NodeProto.newBuilder().setOpType(op).setName(name).addOutput(out);
+        for (String i : in) {
+            b.addInput(i);
+        }
+        return b.build();
+    }
+
+    private static io.ortex.onnx.proto.Onnx.AttributeProto intAttr(String name, long v) {
+        return io.ortex.onnx.proto.Onnx.AttributeProto.newBuilder().setName(name)
+                .setType(io.ortex.onnx.proto.Onnx.AttributeProto.AttributeType.INT).setI(v).build();
+    }
+
+    static byte[] model(GraphProto graph, int opset) {
+        return ModelProto.newBuilder().setIrVersion(8).setProducerName("ortex-benchmarks")
+                .addOpsetImport(OperatorSetIdProto.newBuilder().setDomain("").setVersion(opset))
+                .setGraph(graph).build().toByteArray();
+    }
+
     static byte[] model(GraphProto graph) {
         return ModelProto.newBuilder().setIrVersion(8).setProducerName("ortex-benchmarks")
                 .addOpsetImport(OperatorSetIdProto.newBuilder().setDomain("").setVersion(17))

@@ -122,8 +122,8 @@ class RealModelsTest {
     /**
      * Runs a model in Ortex (default optimizations, saving the optimized model) twice, and in ONNX Runtime without
      * optimizations on the source and on Ortex's optimized model: every output must agree, the second run must
-     * repeat the first, and the first run's outputs must be unchanged by the second (the run's recycled memory never
-     * reaches a caller).
+     * repeat the first (up to the rounding of a reduction the JIT compiled in between), and the first run's outputs
+     * must be exactly unchanged by the second (the run's recycled memory never reaches a caller).
      */
     private static void compare(byte[] model, Map<String, Tensor> inputs) throws OrtException, IOException {
         Map<String, Tensor> ours;
@@ -138,7 +138,8 @@ class RealModelsTest {
                 for (Map.Entry<String, Tensor> e : ours.entrySet()) {
                     assertArrayEquals(firstCopy.get(e.getKey()), e.getValue().floats(),
                             "output " + e.getKey() + " of the first run changed during the second");
-                    assertArrayEquals(firstCopy.get(e.getKey()), again.get(e.getKey()).floats(),
+                    // equal up to rounding: the JIT may compile a reduction between the runs, changing its order
+                    assertNull(TensorComparison.difference(e.getValue(), again.get(e.getKey()), 1e-5, 1e-6),
                             "output " + e.getKey() + " of the second run");
                 }
             }

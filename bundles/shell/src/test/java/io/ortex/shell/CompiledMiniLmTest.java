@@ -2,6 +2,7 @@ package io.ortex.shell;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ortex.api.CompileResult;
@@ -10,6 +11,7 @@ import io.ortex.api.ExecutionProviderDevicePolicy;
 import io.ortex.api.Session;
 import io.ortex.api.SessionOptions;
 import io.ortex.api.Tensor;
+import io.ortex.onnx.TensorComparison;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -59,11 +61,15 @@ class CompiledMiniLmTest {
         }
     }
 
+    /**
+     * The same outputs up to float rounding: the sessions partition and fuse differently (a compiled model's CPU part
+     * is not the source's), and the JIT may compile a reduction between runs, so bits may differ in the last places.
+     */
     static void assertSameOutputs(Map<String, Tensor> expected, Map<String, Tensor> actual) {
         assertEquals(expected.keySet(), actual.keySet());
         for (Map.Entry<String, Tensor> e : expected.entrySet()) {
             assertArrayEquals(e.getValue().shape(), actual.get(e.getKey()).shape(), e.getKey());
-            assertArrayEquals(e.getValue().floats(), actual.get(e.getKey()).floats(), e.getKey());
+            assertNull(TensorComparison.difference(e.getValue(), actual.get(e.getKey()), 1e-5, 1e-6), e.getKey());
         }
     }
 

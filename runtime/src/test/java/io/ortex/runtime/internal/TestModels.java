@@ -29,6 +29,13 @@ final class TestModels {
     /** A model under construction: one graph, ONNX opset 17, IR version 8. */
     static final class Builder {
         private final GraphProto.Builder graph = GraphProto.newBuilder().setName("test");
+        private int opset = 17;
+
+        /** Sets the ONNX opset (17 by default). */
+        Builder opset(int version) {
+            this.opset = version;
+            return this;
+        }
 
         /** Declares a graph input; a negative dimension is symbolic ({@code N}). */
         Builder input(String name, int type, long... dims) {
@@ -49,6 +56,22 @@ final class TestModels {
             return this;
         }
 
+        /** Adds a node built by the caller (with attributes, say). */
+        Builder node(NodeProto.Builder node) {
+            graph.addNode(node);
+            return this;
+        }
+
+        /** Adds an int64 initializer. */
+        Builder longs(String name, long[] data, long... dims) {
+            TensorProto.Builder t = TensorProto.newBuilder().setName(name).setDataType(INT64).addAllDims(box(dims));
+            for (long v : data) {
+                t.addInt64Data(v);
+            }
+            graph.addInitializer(t);
+            return this;
+        }
+
         /** Adds a float initializer stored in raw_data. */
         Builder floats(String name, float[] data, long... dims) {
             ByteBuffer b = ByteBuffer.allocate(data.length * 4).order(ByteOrder.LITTLE_ENDIAN);
@@ -63,7 +86,7 @@ final class TestModels {
         /** Gets the model message. */
         ModelProto model() {
             return ModelProto.newBuilder().setIrVersion(8).setProducerName("ortex-tests")
-                    .addOpsetImport(OperatorSetIdProto.newBuilder().setDomain("").setVersion(17))
+                    .addOpsetImport(OperatorSetIdProto.newBuilder().setDomain("").setVersion(opset))
                     .setGraph(graph).build();
         }
 

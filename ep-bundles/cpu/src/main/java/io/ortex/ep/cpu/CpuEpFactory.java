@@ -73,7 +73,7 @@ public final class CpuEpFactory implements EpFactory {
 
     @Override
     public ExecutionProvider createEp(List<SupportedDevice> devices, Map<String, String> sessionConfig) {
-        return new CpuExecutionProvider(NAME, registry);
+        return new CpuExecutionProvider(NAME, registry, CpuExecutionProvider.fusionsWanted(sessionConfig));
     }
 
     @Override

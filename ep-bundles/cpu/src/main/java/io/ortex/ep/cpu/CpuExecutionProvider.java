@@ -1,8 +1,10 @@
 package io.ortex.ep.cpu;
 
+import io.ortex.api.GraphOptimizationLevel;
 import io.ortex.api.InvalidModelException;
 import io.ortex.api.NotImplementedException;
 import io.ortex.api.OrtexException;
+import io.ortex.api.SessionOptions;
 import io.ortex.api.Tensor;
 import io.ortex.api.spi.ComputeKernel;
 import io.ortex.api.spi.ExecutionProvider;
@@ -12,20 +14,52 @@ import io.ortex.api.spi.GraphView;
 import io.ortex.api.spi.KernelContext;
 import io.ortex.api.spi.NodeView;
 import io.ortex.api.spi.ValueView;
+import io.ortex.ep.cpu.fusion.FusionMatch;
+import io.ortex.ep.cpu.fusion.Fusions;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The CPU execution provider for one session. It claims each node it has a kernel for as a single node and compiles
- * it into a {@link CpuKernel}; the runtime schedules the nodes.
+ * it into a {@link CpuKernel}; the runtime schedules the nodes. At graph optimization level {@code EXTENDED} and
+ * above (unless {@code optimization.disable_specified_optimizers} names {@code CpuFusions}) it first claims the
+ * patterns {@link Fusions} finds as fused groups, each compiled into one {@link FusedGroupKernel}; a group that an
+ * earlier EP took part of is dropped by the runtime, and the single-node claims that follow cover its nodes.
  */
 final class CpuExecutionProvider implements ExecutionProvider {
     private final String name;
     private final OpRegistry registry;
+    private final boolean fuse;
+    /** The fusions claimed by getCapability, by each of their nodes. */
+    private final Map<NodeView, FusionMatch> fused = Collections.synchronizedMap(new IdentityHashMap<>());
 
-    CpuExecutionProvider(String name, OpRegistry registry) {
+    CpuExecutionProvider(String name, OpRegistry registry, boolean fuse) {
         this.name = name;
         this.registry = registry;
+        this.fuse = fuse;
+    }
+
+    /**
+     * Whether a session's configuration asks for the CPU EP's fusions.
+     *
+     * @param sessionConfig the session configuration
+     * @return true at level EXTENDED or ALL unless {@code CpuFusions} is disabled
+     */
+    static boolean fusionsWanted(Map<String, String> sessionConfig) {
+        GraphOptimizationLevel level = GraphOptimizationLevel.parse(sessionConfig.getOrDefault(
+                SessionOptions.GRAPH_OPTIMIZATION_LEVEL, SessionOptions.GRAPH_OPTIMIZATION_LEVEL_DEFAULT));
+        if (level.compareTo(GraphOptimizationLevel.EXTENDED) < 0) {
+            return false;
+        }
+        for (String part : sessionConfig.getOrDefault(SessionOptions.DISABLE_SPECIFIED_OPTIMIZERS, "").split(",")) {
+            if (part.trim().equals(Fusions.OPTIMIZER_NAME)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     @Override
@@ -35,6 +69,14 @@ final class CpuExecutionProvider implements ExecutionProvider {
 
     @Override
     public void getCapability(GraphView graph, GraphSupport support) {
+        if (fuse) {
+            for (FusionMatch m : Fusions.find(graph)) {
+                if (m.nodes().stream().allMatch(n -> registry.lookup(n) != null)) {
+                    support.addNodesToFuse(m.nodes());
+                    m.nodes().forEach(n -> fused.put(n, m));
+                }
+            }
+        }
         for (NodeView node : graph.nodes()) {
             if (registry.lookup(node) != null) {
                 support.addSingleNode(node);
@@ -47,10 +89,11 @@ final class CpuExecutionProvider implements ExecutionProvider {
         List<ComputeKernel> kernels = new ArrayList<>(graphs.size());
         for (int i = 0; i < graphs.size(); i++) {
             GraphView g = graphs.get(i);
-            if (g.nodes().size() != 1) {
-                throw new IllegalArgumentException("the CPU EP compiles single nodes, got " + g.nodes().size());
+            if (g.nodes().size() == 1) {
+                kernels.add(compileNode(g.nodes().get(0), fusedNodes.get(i)));
+            } else {
+                kernels.add(compileFused(g, fusedNodes.get(i)));
             }
-            kernels.add(compileNode(g.nodes().get(0), fusedNodes.get(i)));
         }
         return kernels;
     }
@@ -78,6 +121,29 @@ final class CpuExecutionProvider implements ExecutionProvider {
         int[] inputSlots = slots(kernelInputs, fused.inputNames());
         int[] outputSlots = slots(node.outputs(), fused.outputNames());
         return new NodeKernel(node, kernel, inputSlots, outputSlots, fused.outputNames().size());
+    }
+
+    /** Compiles a group claimed as a fusion: the fusion's fast path, and the nodes' own kernels behind it. */
+    private ComputeKernel compileFused(GraphView group, FusedNode node) {
+        FusionMatch m = fused.get(group.nodes().get(0));
+        if (m == null || m.nodes().size() != group.nodes().size() || !m.nodes().containsAll(group.nodes())) {
+            throw new IllegalArgumentException("the CPU EP did not claim the group of " + group.nodes().size()
+                    + " nodes starting at " + describe(group.nodes().get(0)));
+        }
+        List<FusedGroupKernel.Step> steps = new ArrayList<>();
+        for (NodeView n : group.nodes()) {
+            KernelFactory factory = registry.lookup(n);
+            try {
+                steps.add(new FusedGroupKernel.Step(n, factory.create(n)));
+            } catch (OrtexException e) {
+                throw prefixed(e, n);
+            } catch (RuntimeException e) {
+                throw new InvalidModelException(io.ortex.api.ErrorCode.INVALID_GRAPH, describe(n) + ": "
+                        + e.getMessage(), e);
+            }
+        }
+        return new FusedGroupKernel(m.fusion(), m.kernel().create(node.inputNames(), node.outputNames()), steps,
+                node.inputNames(), node.outputNames());
     }
 
     /** For each node input (or output), its position among the fused node's inputs (outputs), or -1. */

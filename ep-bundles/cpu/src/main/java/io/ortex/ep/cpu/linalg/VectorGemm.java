@@ -39,8 +39,14 @@ final class VectorGemm {
     }
 
     static float[] packB(float[] src, int offset, int rowStride, int colStride, int k, int n) {
+        float[] out = new float[Math.multiplyExact(Math.multiplyExact((n + NR - 1) / NR, k), NR)];
+        packInto(src, offset, rowStride, colStride, k, n, out);
+        return out;
+    }
+
+    /** Packs B into {@code out} (at least {@code panels * k * NR} long), zero-padding the last panel. */
+    private static void packInto(float[] src, int offset, int rowStride, int colStride, int k, int n, float[] out) {
         int panels = (n + NR - 1) / NR;
-        float[] out = new float[Math.multiplyExact(Math.multiplyExact(panels, k), NR)];
         for (int p = 0; p < panels; p++) {
             int c0 = p * NR;
             int w = Math.min(NR, n - c0);
@@ -54,9 +60,32 @@ final class VectorGemm {
                         out[to + j] = src[from + j * colStride];
                     }
                 }
+                for (int j = w; j < NR; j++) {
+                    out[to + j] = 0f;
+                }
             }
         }
-        return out;
+    }
+
+    /** Operands larger than this many floats are packed into a new array instead of the per-thread scratch. */
+    private static final int MAX_SCRATCH_FLOATS = 1 << 22;
+    private static final ThreadLocal<float[][]> B_SCRATCH = ThreadLocal.withInitial(() -> new float[1][0]);
+
+    static void multiplyUnpacked(float[] a, int aOff, int ars, int acs, int m, float[] b, int bOff, int brs, int bcs,
+                                 int k, int n, float[] c, int cOff, int ldc, Epilogue ep, KernelContext ctx) {
+        int size = Math.multiplyExact(Math.multiplyExact((n + NR - 1) / NR, k), NR);
+        float[] packed;
+        if (size <= MAX_SCRATCH_FLOATS) {
+            float[][] holder = B_SCRATCH.get();
+            if (holder[0].length < size) {
+                holder[0] = new float[size];
+            }
+            packed = holder[0];
+            packInto(b, bOff, brs, bcs, k, n, packed);
+        } else {
+            packed = packB(b, bOff, brs, bcs, k, n);
+        }
+        multiply(a, aOff, ars, acs, m, new PackedB(k, n, packed, null), c, cOff, ldc, ep, ctx);
     }
 
     static void multiply(float[] a, int aOff, int ars, int acs, int m, PackedB b, float[] c, int cOff, int ldc,

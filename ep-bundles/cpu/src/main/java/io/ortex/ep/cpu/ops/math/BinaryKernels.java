@@ -88,9 +88,12 @@ final class BinaryKernels {
     private static Tensor compute(String opName, BinaryOp op, ElementType type, Tensor a, Tensor b, long[] shape,
             KernelContext ctx) {
         switch (type) {
-            case FLOAT:
-                return Tensor.ofFloats(FloatBinary.apply(checkFloat(opName, op, type), a.floats(), a.shape(),
-                        b.floats(), b.shape(), shape, ctx), shape);
+            case FLOAT: {
+                Tensor out = ctx.allocateUninitialized(ElementType.FLOAT, shape);
+                FloatBinary.apply(checkFloat(opName, op, type), a.floats(), a.shape(), b.floats(), b.shape(), shape,
+                        out.floats(), ctx);
+                return out;
+            }
             case FLOAT16: case BFLOAT16:
                 return Values.fromFloats(type, shape, FloatBinary.apply(checkFloat(opName, op, type),
                         Values.toFloats(a), a.shape(), Values.toFloats(b), b.shape(), shape, ctx));

@@ -3,6 +3,7 @@ package io.ortex.ep.cpu.ops.math;
 import io.ortex.api.NotImplementedException;
 import io.ortex.api.Tensor;
 import io.ortex.api.spi.KernelContext;
+import io.ortex.ep.cpu.linalg.Elementwise;
 
 /**
  * Float32 loops of the binary functions, one written-out loop per function and stride pattern so that the JIT can
@@ -27,20 +28,61 @@ final class FloatBinary {
     static float[] apply(BinaryOp op, float[] a, long[] shapeA, float[] b, long[] shapeB, long[] shape,
             KernelContext ctx) {
         float[] out = new float[Tensor.checkedElementCount(shape)];
+        apply(op, a, shapeA, b, shapeB, shape, out, ctx);
+        return out;
+    }
+
+    /**
+     * Computes {@code op(a, b)} with broadcasting into a given array.
+     *
+     * @param op a function for which {@link BinaryOp#allowsFloat()} holds
+     * @param a A's elements
+     * @param shapeA A's shape
+     * @param b B's elements
+     * @param shapeB B's shape
+     * @param shape the broadcast output shape
+     * @param out where the output elements go, as many as the shape holds
+     * @param ctx the run's context
+     */
+    static void apply(BinaryOp op, float[] a, long[] shapeA, float[] b, long[] shapeB, long[] shape, float[] out,
+            KernelContext ctx) {
         if (op == BinaryOp.POW && b.length == 1 && (b[0] == 2f || b[0] == 0.5f || b[0] == 1f)) {
             powScalar(a, b[0], out, ctx);
-            return out;
+            return;
         }
+        Elementwise.Binary fast = fast(op);
         BroadcastWalk.walk(shapeA, shapeB, shape, ctx, (oa, sa, ob, sb, o, len) -> {
             if (sa == 1 && sb == 1) {
-                contiguous(op, a, oa, b, ob, out, o, len);
+                if (fast != null) {
+                    Elementwise.binary(fast, a, oa, b, ob, out, o, len);
+                } else {
+                    contiguous(op, a, oa, b, ob, out, o, len);
+                }
             } else if (sa == 1 && sb == 0) {
-                scalarB(op, a, oa, b[ob], out, o, len);
+                if (fast != null) {
+                    Elementwise.binaryScalar(fast, a, oa, b[ob], false, out, o, len);
+                } else {
+                    scalarB(op, a, oa, b[ob], out, o, len);
+                }
+            } else if (sa == 0 && sb == 1 && fast != null) {
+                Elementwise.binaryScalar(fast, b, ob, a[oa], true, out, o, len);
             } else {
                 strided(op, a, oa, sa, b, ob, sb, out, o, len);
             }
         });
-        return out;
+    }
+
+    /** The vectorized form of a function, or {@code null} when it has none. */
+    private static Elementwise.Binary fast(BinaryOp op) {
+        switch (op) {
+            case ADD: return Elementwise.Binary.ADD;
+            case SUB: return Elementwise.Binary.SUB;
+            case MUL: return Elementwise.Binary.MUL;
+            case DIV: return Elementwise.Binary.DIV;
+            case MAX: return Elementwise.Binary.MAX;
+            case MIN: return Elementwise.Binary.MIN;
+            default: return null;
+        }
     }
 
     private static void powScalar(float[] a, float e, float[] out, KernelContext ctx) {

@@ -1,6 +1,7 @@
 package io.ortex.ep.cpu.ops.math;
 
 import io.ortex.api.spi.KernelContext;
+import io.ortex.ep.cpu.linalg.Elementwise;
 
 /**
  * Float32 loops of the unary functions: the function is chosen once per chunk and each has its own plain loop,
@@ -22,72 +23,50 @@ final class FloatUnary {
      */
     static float[] apply(UnaryOp op, float[] x, float alpha, float beta, KernelContext ctx) {
         float[] out = new float[x.length];
-        ctx.parallelFor(x.length, BroadcastWalk.GRAIN, (from, to) -> loop(op, x, out, from, to, alpha, beta));
+        apply(op, x, out, alpha, beta, ctx);
         return out;
     }
 
+    /**
+     * Applies a unary function to every element, into a given array.
+     *
+     * @param op the function
+     * @param x the input elements (not modified)
+     * @param out where the outputs go, as many as the inputs
+     * @param alpha the first parameter (see {@link UnaryOp})
+     * @param beta the second parameter
+     * @param ctx the run's context
+     */
+    static void apply(UnaryOp op, float[] x, float[] out, float alpha, float beta, KernelContext ctx) {
+        Elementwise.Unary fast = fast(op);
+        if (fast != null) {
+            ctx.parallelFor(x.length, BroadcastWalk.GRAIN, (from, to) -> Elementwise.unary(fast, x, from, out, from,
+                    to - from));
+        } else {
+            ctx.parallelFor(x.length, BroadcastWalk.GRAIN, (from, to) -> loop(op, x, out, from, to, alpha, beta));
+        }
+    }
+
+    /** The vectorized form of a function, or {@code null} when it has none. */
+    private static Elementwise.Unary fast(UnaryOp op) {
+        switch (op) {
+            case ABS: return Elementwise.Unary.ABS;
+            case NEG: return Elementwise.Unary.NEG;
+            case SQRT: return Elementwise.Unary.SQRT;
+            case RECIPROCAL: return Elementwise.Unary.RECIPROCAL;
+            case EXP: return Elementwise.Unary.EXP;
+            case LOG: return Elementwise.Unary.LOG;
+            case ERF: return Elementwise.Unary.ERF;
+            case RELU: return Elementwise.Unary.RELU;
+            case SIGMOID: return Elementwise.Unary.SIGMOID;
+            case TANH: return Elementwise.Unary.TANH;
+            default: return null;
+        }
+    }
+
+    /** The functions without a vectorized form. */
     private static void loop(UnaryOp op, float[] x, float[] out, int from, int to, float alpha, float beta) {
         switch (op) {
-            case ABS:
-                for (int i = from; i < to; i++) {
-                    float v = x[i];
-                    out[i] = Math.abs(v);
-                }
-                break;
-            case NEG:
-                for (int i = from; i < to; i++) {
-                    float v = x[i];
-                    out[i] = -v;
-                }
-                break;
-            case SQRT:
-                for (int i = from; i < to; i++) {
-                    float v = x[i];
-                    out[i] = (float) Math.sqrt(v);
-                }
-                break;
-            case RECIPROCAL:
-                for (int i = from; i < to; i++) {
-                    float v = x[i];
-                    out[i] = 1f / v;
-                }
-                break;
-            case EXP:
-                for (int i = from; i < to; i++) {
-                    float v = x[i];
-                    out[i] = (float) Math.exp(v);
-                }
-                break;
-            case LOG:
-                for (int i = from; i < to; i++) {
-                    float v = x[i];
-                    out[i] = (float) Math.log(v);
-                }
-                break;
-            case ERF:
-                for (int i = from; i < to; i++) {
-                    float v = x[i];
-                    out[i] = (float) MathFunctions.erf(v);
-                }
-                break;
-            case RELU:
-                for (int i = from; i < to; i++) {
-                    float v = x[i];
-                    out[i] = v < 0f ? 0f : v;
-                }
-                break;
-            case SIGMOID:
-                for (int i = from; i < to; i++) {
-                    float v = x[i];
-                    out[i] = (float) MathFunctions.sigmoid(v);
-                }
-                break;
-            case TANH:
-                for (int i = from; i < to; i++) {
-                    float v = x[i];
-                    out[i] = (float) Math.tanh(v);
-                }
-                break;
             case LEAKY_RELU:
                 for (int i = from; i < to; i++) {
                     float v = x[i];

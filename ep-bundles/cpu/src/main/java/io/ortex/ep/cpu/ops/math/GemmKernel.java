@@ -8,14 +8,19 @@ import io.ortex.api.spi.KernelContext;
 import io.ortex.api.spi.NodeView;
 import io.ortex.api.spi.ValueView;
 import io.ortex.ep.cpu.CpuKernel;
+import io.ortex.ep.cpu.linalg.Activation;
+import io.ortex.ep.cpu.linalg.Epilogue;
+import io.ortex.ep.cpu.linalg.Gemm;
+import io.ortex.ep.cpu.linalg.PackedB;
 import io.ortex.ep.cpu.ops.support.Broadcast;
 import io.ortex.ep.cpu.ops.support.Values;
 import io.ortex.ep.cpu.ops.support.WorkingArrays;
 
 /**
  * Gemm: {@code Y = alpha * A' x B' + beta * C} with optional transposes and C broadcast to the result (optional
- * from opset 11). Float32 (and float16/bfloat16 through float32) runs on {@link Sgemm} with B packed once when it
- * is a constant initializer; float64 and integer types use plain loops.
+ * from opset 11). Float32 (and float16/bfloat16 through float32) runs on {@link Gemm} with B packed once when it
+ * is a constant initializer, a bias row C added in the product's epilogue; float64 and integer types use plain
+ * loops.
  */
 final class GemmKernel {
     private GemmKernel() {
@@ -27,7 +32,7 @@ final class GemmKernel {
         float alpha = node.floatAttr("alpha", 1f);
         float beta = node.floatAttr("beta", 1f);
         ValueView bv = node.inputs().get(1);
-        PackedMatrix constB = null;
+        PackedB constB = null;
         long[] constShape = null;
         if (bv.isConstantInitializer()) {
             Tensor b = bv.initializer().orElse(null);
@@ -36,7 +41,7 @@ final class GemmKernel {
                 constB = packB(Values.toFloats(b), b.shape(), transB);
             }
         }
-        PackedMatrix packed = constB;
+        PackedB packed = constB;
         long[] packedShape = constShape;
         return (in, ctx) -> {
             Tensor c = in.length > 2 ? in[2] : null;
@@ -44,14 +49,14 @@ final class GemmKernel {
         };
     }
 
-    private static PackedMatrix packB(float[] b, long[] shape, boolean transB) {
+    private static PackedB packB(float[] b, long[] shape, boolean transB) {
         int r = (int) shape[0];
         int c = (int) shape[1];
-        return transB ? PackedMatrix.pack(b, 0, 1, c, c, r) : PackedMatrix.pack(b, 0, c, 1, r, c);
+        return transB ? Gemm.packB(b, 0, 1, c, c, r) : Gemm.packB(b, 0, c, 1, r, c);
     }
 
     private static Tensor gemm(Tensor a, Tensor b, Tensor c, boolean transA, boolean transB, float alpha,
-            float beta, PackedMatrix packed, long[] packedShape, KernelContext ctx) {
+            float beta, PackedB packed, long[] packedShape, KernelContext ctx) {
         if (a.rank() != 2 || b.rank() != 2) {
             throw new InvalidArgumentException("Gemm inputs A and B must have rank 2, got [" + Tensor.shapeString(
                     a.shape()) + "] and [" + Tensor.shapeString(b.shape()) + "]");
@@ -78,21 +83,25 @@ final class GemmKernel {
         }
         ElementType type = a.type();
         if (WorkingArrays.viaFloat(type)) {
-            float[] y = new float[m * n];
-            if (cMap != null) {
+            boolean columnBias = cMap != null && beta == 1f && c.type() == ElementType.FLOAT && c.size() == n
+                    && (c.rank() == 1 || c.rank() == 2 && c.dim(1) == n);
+            boolean broadcastC = cMap != null && !columnBias;
+            Tensor out = type == ElementType.FLOAT
+                    ? ctx.allocateUninitialized(ElementType.FLOAT, shape) : Tensor.zeros(ElementType.FLOAT, shape);
+            float[] y = out.floats();
+            if (broadcastC) {
                 float[] cv = Values.toFloats(c);
                 for (int i = 0; i < y.length; i++) {
                     y[i] = beta * cv[cMap[i]];
                 }
             }
             float[] av = Values.toFloats(a);
-            if (transA) {
-                av = transpose(av, k, m);
-            }
-            PackedMatrix pb = packed != null && java.util.Arrays.equals(packedShape, b.shape()) ? packed
+            PackedB pb = packed != null && java.util.Arrays.equals(packedShape, b.shape()) ? packed
                     : packB(Values.toFloats(b), b.shape(), transB);
-            multiply(av, m, k, pb, y, alpha, cMap != null, ctx);
-            return WorkingArrays.fromFloats(type, shape, y);
+            Epilogue ep = new Epilogue(alpha, broadcastC, columnBias ? c.floats() : null, 0, false,
+                    Activation.NONE);
+            Gemm.multiply(av, 0, transA ? 1 : k, transA ? m : 1, m, pb, y, 0, n, ep, ctx);
+            return type == ElementType.FLOAT ? out : WorkingArrays.fromFloats(type, shape, y);
         }
         if (type == ElementType.DOUBLE || type.isInteger()) {
             boolean integer = type.isInteger();
@@ -121,34 +130,5 @@ final class GemmKernel {
             return integer ? Values.fromLongs(type, shape, yl) : Tensor.of(type, shape, y);
         }
         throw new NotImplementedException("Gemm is not implemented for type " + type);
-    }
-
-    private static void multiply(float[] a, int m, int k, PackedMatrix b, float[] y, float alpha, boolean acc,
-            KernelContext ctx) {
-        int n = b.columnCount();
-        if (m == 0 || n == 0) {
-            return;
-        }
-        int rowBlocks = (m + MatMulKernel.ROW_BLOCK - 1) / MatMulKernel.ROW_BLOCK;
-        int panels = b.panelCount();
-        ctx.parallelFor(rowBlocks * panels, 1, (from, to) -> {
-            for (int u = from; u < to; u++) {
-                int p = u % panels;
-                int i0 = (u / panels) * MatMulKernel.ROW_BLOCK;
-                int i1 = Math.min(m, i0 + MatMulKernel.ROW_BLOCK);
-                Sgemm.panel(a, 0, k, i0, i1, k, b.rows(), p * k, b.width(p), y, p * PackedMatrix.PANEL, n, alpha,
-                        acc);
-            }
-        });
-    }
-
-    private static float[] transpose(float[] a, int rows, int cols) {
-        float[] t = new float[a.length];
-        for (int r = 0; r < rows; r++) {
-            for (int c = 0; c < cols; c++) {
-                t[c * rows + r] = a[r * cols + c];
-            }
-        }
-        return t;
     }
 }

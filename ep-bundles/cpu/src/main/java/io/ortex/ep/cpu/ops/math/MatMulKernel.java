@@ -8,6 +8,9 @@ import io.ortex.api.spi.KernelContext;
 import io.ortex.api.spi.NodeView;
 import io.ortex.api.spi.ValueView;
 import io.ortex.ep.cpu.CpuKernel;
+import io.ortex.ep.cpu.linalg.Epilogue;
+import io.ortex.ep.cpu.linalg.Gemm;
+import io.ortex.ep.cpu.linalg.PackedB;
 import io.ortex.ep.cpu.ops.support.Broadcast;
 import io.ortex.ep.cpu.ops.support.Values;
 import io.ortex.ep.cpu.ops.support.WorkingArrays;
@@ -15,8 +18,9 @@ import java.util.Arrays;
 
 /**
  * MatMul: NumPy {@code matmul} semantics (1-D operands promoted and the added axis removed, batch axes
- * broadcast). Float32 (and float16/bfloat16 through float32) runs on {@link Sgemm} with B packed once when it is a
- * constant initializer; float64 and integer types use a plain loop in double or 64-bit integer arithmetic.
+ * broadcast). Float32 (and float16/bfloat16 through float32) runs on {@link Gemm} with B packed once when it is a
+ * constant initializer, into memory the run recycles; batched products of a non-constant B (attention) run one
+ * product per task. Float64 and integer types use a plain loop in double or 64-bit integer arithmetic.
  */
 public final class MatMulKernel {
     /** Rows of A handed to one task. */
@@ -86,7 +90,7 @@ public final class MatMulKernel {
 
     static CpuKernel create(NodeView node) {
         ValueView bv = node.inputs().get(1);
-        PackedMatrix[] constB = null;
+        PackedB[] constB = null;
         long[] constShape = null;
         if (bv.isConstantInitializer()) {
             Tensor b = bv.initializer().orElse(null);
@@ -95,25 +99,43 @@ public final class MatMulKernel {
                 constB = packAll(Values.toFloats(b), b.shape());
             }
         }
-        PackedMatrix[] packed = constB;
+        PackedB[] packed = constB;
         long[] packedShape = constShape;
-        return (in, ctx) -> new Tensor[] {multiply(in[0], in[1], packed, packedShape, ctx)};
+        return (in, ctx) -> new Tensor[] {multiply(in[0], in[1], packed, packedShape, Epilogue.NONE, ctx)};
     }
 
-    /** Packs every batch of a float B of the given shape. */
-    private static PackedMatrix[] packAll(float[] b, long[] shape) {
+    /**
+     * Packs every batch of a float B of the given shape.
+     *
+     * @param b the elements
+     * @param shape B's shape, rank 1 or more
+     * @return one packed matrix per batch of B
+     */
+    public static PackedB[] packAll(float[] b, long[] shape) {
         long[] b2 = shape.length == 1 ? new long[] {shape[0], 1} : shape;
         int k = (int) b2[b2.length - 2];
         int n = (int) b2[b2.length - 1];
         int count = WorkingArrays.product(b2, 0, b2.length - 2);
-        PackedMatrix[] packs = new PackedMatrix[count];
+        PackedB[] packs = new PackedB[count];
         for (int i = 0; i < count; i++) {
-            packs[i] = PackedMatrix.pack(b, i * k * n, n, 1, k, n);
+            packs[i] = Gemm.packB(b, i * k * n, n, 1, k, n);
         }
         return packs;
     }
 
-    static Tensor multiply(Tensor a, Tensor b, PackedMatrix[] packedB, long[] packedShape, KernelContext ctx) {
+    /**
+     * Multiplies, applying an epilogue to each product (a fused bias or activation).
+     *
+     * @param a the left operand
+     * @param b the right operand
+     * @param packedB B packed at compile time, or {@code null}
+     * @param packedShape the shape B had when packed
+     * @param epilogue what is done with each product before it is stored; for float32 only
+     * @param ctx the run's context
+     * @return the product
+     */
+    public static Tensor multiply(Tensor a, Tensor b, PackedB[] packedB, long[] packedShape, Epilogue epilogue,
+                                  KernelContext ctx) {
         if (a.type() != b.type()) {
             throw new InvalidArgumentException("MatMul inputs have different types " + a.type() + " and "
                     + b.type());
@@ -121,8 +143,14 @@ public final class MatMulKernel {
         Dims d = dims(a.shape(), b.shape());
         ElementType type = a.type();
         if (WorkingArrays.viaFloat(type)) {
-            PackedMatrix[] packs = packedB != null && Arrays.equals(packedShape, b.shape()) ? packedB : null;
-            float[] out = floatProduct(Values.toFloats(a), Values.toFloats(b), packs, d, ctx);
+            PackedB[] packs = packedB != null && Arrays.equals(packedShape, b.shape()) ? packedB : null;
+            if (type == ElementType.FLOAT) {
+                Tensor out = ctx.allocateUninitialized(ElementType.FLOAT, d.outShape());
+                floatProduct(a.floats(), b.floats(), packs, d, out.floats(), epilogue, ctx);
+                return out;
+            }
+            float[] out = new float[Math.multiplyExact(Math.multiplyExact(d.batchCount(), d.m()), d.n())];
+            floatProduct(Values.toFloats(a), Values.toFloats(b), packs, d, out, epilogue, ctx);
             return WorkingArrays.fromFloats(type, d.outShape(), out);
         }
         if (type == ElementType.DOUBLE) {
@@ -134,71 +162,49 @@ public final class MatMulKernel {
         throw new NotImplementedException("MatMul is not implemented for type " + type);
     }
 
-    private static float[] floatProduct(float[] a, float[] b, PackedMatrix[] packs, Dims d, KernelContext ctx) {
+    private static void floatProduct(float[] a, float[] b, PackedB[] packs, Dims d, float[] c, Epilogue ep,
+                                     KernelContext ctx) {
         int m = d.m();
         int k = d.k();
         int n = d.n();
         int batches = d.batchCount();
-        float[] c = new float[Math.multiplyExact(Math.multiplyExact(batches, m), n)];
         if (c.length == 0) {
-            return c;
+            return;
         }
+        int countA = WorkingArrays.product(d.batchA(), 0, d.batchA().length);
         int countB = WorkingArrays.product(d.batchB(), 0, d.batchB().length);
-        if (countB == 1) {
+        if (countB == 1 && countA == batches) {
             // B is shared by every batch: fold the batches of A into its rows
-            PackedMatrix p = packs != null ? packs[0] : PackedMatrix.pack(b, 0, n, 1, k, n);
-            rowsTimesPacked(a, 0, batches * m, k, p, c, 0, ctx);
-            return c;
+            if (packs != null) {
+                Gemm.multiply(a, 0, k, 1, batches * m, packs[0], c, 0, n, ep, ctx);
+            } else {
+                Gemm.multiply(a, 0, k, 1, batches * m, b, 0, n, 1, k, n, c, 0, n, ep, ctx);
+            }
+            return;
         }
-        PackedMatrix[] bp = packs;
-        if (bp == null) {
-            PackedMatrix[] fresh = new PackedMatrix[countB];
-            ctx.parallelFor(countB, 1, (from, to) -> {
-                for (int i = from; i < to; i++) {
-                    fresh[i] = PackedMatrix.pack(b, i * k * n, n, 1, k, n);
-                }
-            });
-            bp = fresh;
-        }
-        PackedMatrix[] bPacks = bp;
         int[] ia = Broadcast.indexMap(d.batchA(), d.batch());
         int[] ib = Broadcast.indexMap(d.batchB(), d.batch());
-        int rowBlocks = (m + ROW_BLOCK - 1) / ROW_BLOCK;
-        int panels = PackedMatrix.panels(n);
-        int units = batches * rowBlocks * panels;
-        ctx.parallelFor(units, 1, (from, to) -> {
-            for (int u = from; u < to; u++) {
-                int p = u % panels;
-                int rb = (u / panels) % rowBlocks;
-                int bt = u / (panels * rowBlocks);
-                PackedMatrix pm = bPacks[ib[bt]];
-                int i0 = rb * ROW_BLOCK;
-                int i1 = Math.min(m, i0 + ROW_BLOCK);
-                Sgemm.panel(a, ia[bt] * m * k, k, i0, i1, k, pm.rows(), p * k, pm.width(p), c,
-                        bt * m * n + p * PackedMatrix.PANEL, n, 1f, false);
+        if (batches >= ctx.intraOpThreads()) {
+            // one product per task: the products of attention heads are too small to split
+            ctx.parallelFor(batches, 1, (from, to) -> {
+                for (int bt = from; bt < to; bt++) {
+                    product(a, b, packs, ia[bt], ib[bt], m, k, n, c, bt * m * n, ep, null);
+                }
+            });
+        } else {
+            for (int bt = 0; bt < batches; bt++) {
+                product(a, b, packs, ia[bt], ib[bt], m, k, n, c, bt * m * n, ep, ctx);
             }
-        });
-        return c;
+        }
     }
 
-    /**
-     * Computes {@code C = A x B} for a row-major A of {@code rows x k} and a packed B, in parallel over row blocks
-     * and panels.
-     */
-    static void rowsTimesPacked(float[] a, int aOff, int rows, int k, PackedMatrix b, float[] c, int cOff,
-            KernelContext ctx) {
-        int n = b.columnCount();
-        int rowBlocks = (rows + ROW_BLOCK - 1) / ROW_BLOCK;
-        int panels = b.panelCount();
-        ctx.parallelFor(rowBlocks * panels, 1, (from, to) -> {
-            for (int u = from; u < to; u++) {
-                int p = u % panels;
-                int i0 = (u / panels) * ROW_BLOCK;
-                int i1 = Math.min(rows, i0 + ROW_BLOCK);
-                Sgemm.panel(a, aOff, k, i0, i1, k, b.rows(), p * k, b.width(p), c, cOff + p * PackedMatrix.PANEL,
-                        n, 1f, false);
-            }
-        });
+    private static void product(float[] a, float[] b, PackedB[] packs, int batchA, int batchB, int m, int k, int n,
+                                float[] c, int cOff, Epilogue ep, KernelContext ctx) {
+        if (packs != null) {
+            Gemm.multiply(a, batchA * m * k, k, 1, m, packs[batchB], c, cOff, n, ep, ctx);
+        } else {
+            Gemm.multiply(a, batchA * m * k, k, 1, m, b, batchB * k * n, n, 1, k, n, c, cOff, n, ep, ctx);
+        }
     }
 
     private static double[] doubleProduct(double[] a, double[] b, Dims d) {

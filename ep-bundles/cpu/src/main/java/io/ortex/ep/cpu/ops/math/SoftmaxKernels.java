@@ -3,6 +3,7 @@ package io.ortex.ep.cpu.ops.math;
 import io.ortex.api.ElementType;
 import io.ortex.api.Tensor;
 import io.ortex.ep.cpu.KernelFactory;
+import io.ortex.ep.cpu.linalg.Elementwise;
 import io.ortex.ep.cpu.ops.reduction.FloatReducer;
 import io.ortex.ep.cpu.ops.reduction.ReduceLayout;
 import io.ortex.ep.cpu.ops.support.FloatData;
@@ -65,7 +66,8 @@ final class SoftmaxKernels {
                 int groups = cols == 0 ? 0 : size / cols;
                 if (x.type() == ElementType.FLOAT) {
                     float[] v = x.floats();
-                    float[] out = new float[size];
+                    Tensor result = ctx.allocateUninitialized(ElementType.FLOAT, shape);
+                    float[] out = result.floats();
                     ctx.parallelFor(groups, FloatData.chunk(cols), (from, to) -> {
                         float[] tmp = in2 == 1 ? null : new float[cols];
                         for (int g = from; g < to; g++) {
@@ -83,7 +85,7 @@ final class SoftmaxKernels {
                             }
                         }
                     });
-                    return new Tensor[] {Tensor.ofFloats(out, shape)};
+                    return new Tensor[] {result};
                 }
                 double[] v = Values.toDoubles(x);
                 double[] out = new double[size];
@@ -118,6 +120,10 @@ final class SoftmaxKernels {
                 out[i] = 0f;
             }
             out[at] = 1f;
+            return;
+        }
+        if (kind == Kind.SOFTMAX && n > 0) {
+            Elementwise.softmax(x, off, out, off, n);
             return;
         }
         double sum = 0;

@@ -31,8 +31,11 @@ final class UnaryKernels {
     static Tensor apply(String opName, UnaryOp op, Tensor x, float alpha, float beta, KernelContext ctx) {
         ElementType t = x.type();
         switch (t) {
-            case FLOAT:
-                return Tensor.ofFloats(FloatUnary.apply(op, x.floats(), alpha, beta, ctx), x.shape());
+            case FLOAT: {
+                Tensor out = ctx.allocateUninitialized(ElementType.FLOAT, x.shape());
+                FloatUnary.apply(op, x.floats(), out.floats(), alpha, beta, ctx);
+                return out;
+            }
             case FLOAT16: case BFLOAT16:
                 return Values.fromFloats(t, x.shape(), FloatUnary.apply(op, Values.toFloats(x), alpha, beta, ctx));
             case DOUBLE: {

@@ -23,6 +23,30 @@ public final class ElementArrays {
      * @param n the length
      * @return the array
      */
+    /**
+     * Allocates a storage array from the run's memory (see {@link io.ortex.api.spi.KernelContext#allocate}); the
+     * runtime may recycle it once no value of the run holds it.
+     *
+     * @param type the element type
+     * @param n the element count
+     * @param ctx the run's context, or {@code null} for a heap array
+     * @param zero whether the elements must be zero (strings empty); otherwise the caller writes every one
+     * @return the array
+     */
+    public static Object allocate(ElementType type, int n, io.ortex.api.spi.KernelContext ctx, boolean zero) {
+        if (type == ElementType.STRING || ctx == null) {
+            return allocate(type, n);
+        }
+        return (zero ? ctx.allocate(type, n) : ctx.allocateUninitialized(type, n)).data();
+    }
+
+    /**
+     * Allocates a new zero-filled storage array (strings empty) on the heap.
+     *
+     * @param type the element type
+     * @param n the element count
+     * @return the array
+     */
     public static Object allocate(ElementType type, int n) {
         Object a = Array.newInstance(type.storage().getComponentType(), n);
         if (a instanceof String[]) {

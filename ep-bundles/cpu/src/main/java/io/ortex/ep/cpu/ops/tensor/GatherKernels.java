@@ -91,7 +91,7 @@ final class GatherKernels {
         int inner = Shapes.product(s, axis + 1, s.length);
         int dim = (int) s[axis];
         int k = index.length;
-        Object dst = ElementArrays.allocate(data.type(), outer * k * inner);
+        Object dst = ElementArrays.allocate(data.type(), outer * k * inner, ctx, false);
         if (outer * k * inner == 0) {
             return dst;
         }

@@ -147,7 +147,7 @@ final class SliceKernels {
             int outer = Shapes.product(out, 0, axis);
             int inner = Shapes.product(out, axis + 1, rank);
             int n = Tensor.checkedElementCount(out);
-            Object dst = ElementArrays.allocate(first.type(), n);
+            Object dst = ElementArrays.allocate(first.type(), n, ctx, false);
             int rowLen = (int) total * inner;
             int offset = 0;
             for (Tensor t : in) {
@@ -246,7 +246,7 @@ final class SliceKernels {
                 long[] os = s.clone();
                 os[axis] = sizes[k];
                 int chunk = (int) sizes[k] * inner;
-                Object dst = ElementArrays.allocate(x.type(), Tensor.checkedElementCount(os));
+                Object dst = ElementArrays.allocate(x.type(), Tensor.checkedElementCount(os), ctx, false);
                 if (chunk > 0) {
                     for (int o = 0; o < outer; o++) {
                         System.arraycopy(x.data(), o * rowLen + offset, dst, o * chunk, chunk);

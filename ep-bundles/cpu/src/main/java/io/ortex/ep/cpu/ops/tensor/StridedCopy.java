@@ -32,7 +32,7 @@ final class StridedCopy {
      */
     static Object copy(ElementType type, Object src, int base, long[] shape, int[] strides, KernelContext ctx) {
         int n = Tensor.checkedElementCount(shape);
-        Object dst = ElementArrays.allocate(type, n);
+        Object dst = ElementArrays.allocate(type, n, ctx, false);
         if (n == 0) {
             return dst;
         }

@@ -1,0 +1,285 @@
+package io.ortex.benchmarks;
+
+import ai.onnxruntime.OrtEnvironment;
+import io.ortex.api.Environment;
+import io.ortex.api.Session;
+import io.ortex.api.SessionOptions;
+import io.ortex.api.Tensor;
+import io.ortex.ep.cpu.linalg.VectorSupport;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+
+/**
+ * Runs the benchmarks that compare Ortex with ONNX Runtime in the same run and writes {@code docs/performance.md}:
+ * the machine, the JDK, ONNX Runtime's version, the kernels in use, and for each benchmark the medians of both, their
+ * ratio and, for matrix products, GFLOP/s; then the steady-state heap allocation of an all-MiniLM-L6-v2 run and the
+ * peak resident memory of a process that runs it.
+ *
+ * <p>Usage: {@code PerformanceReport [OUTPUT.md] [--quick]}; {@code --quick} runs short iterations to check the
+ * report itself, not to publish figures.
+ */
+public final class PerformanceReport {
+    private final boolean quick;
+    private final List<Row> rows = new ArrayList<>();
+
+    /** One benchmark's figures, Ortex beside ONNX Runtime. */
+    private record Row(String group, String what, int threads, double ortexMs, double ortMs, double flops) {
+    }
+
+    private PerformanceReport(boolean quick) {
+        this.quick = quick;
+    }
+
+    /**
+     * Runs the report.
+     *
+     * @param args the output file (default {@code docs/performance.md}) and {@code --quick}
+     * @throws Exception when a benchmark or the file fails
+     */
+    public static void main(String[] args) throws Exception {
+        Path out = Path.of("docs/performance.md");
+        boolean quick = false;
+        for (String a : args) {
+            if (a.equals("--quick")) {
+                quick = true;
+            } else {
+                out = Path.of(a);
+            }
+        }
+        PerformanceReport report = new PerformanceReport(quick);
+        report.run();
+        String text = report.markdown(allocationPerRun(), peakRss());
+        Path tmp = out.resolveSibling(out.getFileName() + ".tmp");
+        Files.writeString(tmp, text, StandardCharsets.UTF_8);
+        Files.move(tmp, out, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        System.out.println("wrote " + out);
+    }
+
+    private void run() throws RunnerException {
+        collect("Real models (batch 1)", ModelBenchmark.class, Map.of(), TimeUnit.MILLISECONDS, r -> {
+            String model = r.getParams().getParam("model");
+            return model;
+        }, r -> 0);
+        collect("Transformer kernels (MiniLM sizes)", KernelBenchmark.class, Map.of(), TimeUnit.MICROSECONDS,
+                r -> r.getParams().getParam("kernel"), r -> 0);
+        collect("Matrix product C = A x B (B constant), one MatMul node", GemmBenchmark.class, Map.of(),
+                TimeUnit.MILLISECONDS, r -> "n = " + r.getParams().getParam("n"), r -> {
+                    double n = Double.parseDouble(r.getParams().getParam("n"));
+                    return 2 * n * n * n;
+                });
+        collect("Session creation (2 threads)", SessionCreateBenchmark.class, Map.of(), TimeUnit.MILLISECONDS,
+                r -> r.getParams().getParam("model"), r -> 0);
+    }
+
+    /** Names a benchmark's row. */
+    private interface Label {
+        String of(RunResult r);
+    }
+
+    /** Gives a benchmark's floating-point operations per call, 0 when not meaningful. */
+    private interface Flops {
+        double of(RunResult r);
+    }
+
+    private void collect(String group, Class<?> benchmark, Map<String, String[]> params, TimeUnit unit, Label label,
+                         Flops flops) throws RunnerException {
+        ChainedOptionsBuilder o = new OptionsBuilder()
+                .include(benchmark.getName() + "\\.")
+                .forks(1)
+                .jvmArgsAppend("--add-modules", "jdk.incubator.vector", "-Xss8m")
+                .shouldFailOnError(true);
+        if (System.getProperty("ortex.models") != null) {
+            o.jvmArgsAppend("-Dortex.models=" + System.getProperty("ortex.models"));
+        }
+        if (quick) {
+            o.warmupIterations(1).warmupTime(TimeValue.seconds(1)).measurementIterations(2)
+                    .measurementTime(TimeValue.seconds(1));
+        } else {
+            o.warmupIterations(5).warmupTime(TimeValue.seconds(2)).measurementIterations(5)
+                    .measurementTime(TimeValue.seconds(2));
+        }
+        params.forEach(o::param);
+        Collection<RunResult> results = new Runner(o.build()).run();
+        Map<String, double[]> pairs = new TreeMap<>();
+        Map<String, Double> work = new LinkedHashMap<>();
+        for (RunResult r : results) {
+            String method = r.getParams().getBenchmark();
+            method = method.substring(method.lastIndexOf('.') + 1);
+            String threads = r.getParams().getParam("threads");
+            String key = label.of(r) + "\u0000" + (threads == null ? "2" : threads);
+            double median = r.getPrimaryResult().getStatistics().getPercentile(50);
+            double ms = unit == TimeUnit.MICROSECONDS ? median / 1000 : median;
+            double[] pair = pairs.computeIfAbsent(key, k -> new double[] {Double.NaN, Double.NaN});
+            pair[method.equals("ortex") ? 0 : 1] = ms;
+            work.put(key, flops.of(r));
+        }
+        pairs.forEach((key, pair) -> {
+            String[] parts = key.split("\u0000");
+            rows.add(new Row(group, parts[0], Integer.parseInt(parts[1]), pair[0], pair[1], work.get(key)));
+        });
+    }
+
+    /** Heap bytes allocated per all-MiniLM-L6-v2 run on two threads, after warm-up, by every thread of the JVM. */
+    private static long allocationPerRun() {
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean)
+                ManagementFactory.getThreadMXBean();
+        Map<String, Tensor> feeds = RealModels.inputs("all-minilm-l6-v2");
+        try (Environment env = Environment.create();
+             Session s = env.createSession(RealModels.file("all-minilm-l6-v2"), new SessionOptions()
+                     .intraOpThreads(2))) {
+            for (int i = 0; i < 30; i++) {
+                s.run(feeds);
+            }
+            int runs = 20;
+            long before = allocated(threads);
+            for (int i = 0; i < runs; i++) {
+                s.run(feeds);
+            }
+            return (allocated(threads) - before) / runs;
+        }
+    }
+
+    private static long allocated(com.sun.management.ThreadMXBean mx) {
+        long sum = 0;
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            long b = mx.getThreadAllocatedBytes(t.getId());
+            if (b > 0) {
+                sum += b;
+            }
+        }
+        return sum;
+    }
+
+    /** Peak resident memory (VmHWM) of a fresh JVM that creates an all-MiniLM-L6-v2 session and runs it. */
+    private static long peakRss() throws IOException, InterruptedException {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String cp = System.getProperty("java.class.path");
+        List<String> cmd = new ArrayList<>(List.of(java, "--add-modules", "jdk.incubator.vector", "-cp", cp));
+        if (System.getProperty("ortex.models") != null) {
+            cmd.add("-Dortex.models=" + System.getProperty("ortex.models"));
+        }
+        cmd.addAll(List.of(PeakRss.class.getName(), "all-minilm-l6-v2"));
+        Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        if (p.waitFor() != 0 || out.isEmpty()) {
+            return -1;
+        }
+        return Long.parseLong(out.lines().reduce((a, b) -> b).orElse("-1"));
+    }
+
+    private String markdown(long allocation, long rssKb) {
+        StringBuilder b = new StringBuilder();
+        b.append("# Performance\n\n");
+        b.append("Generated by `benchmarks/performance-report` on ").append(LocalDate.now()).append(quick
+                ? " (quick mode: short iterations, not for publishing)" : "").append(". Every figure is the median "
+                + "of JMH samples; Ortex and ONNX Runtime run the same model with the same inputs and thread count "
+                + "in the same run, and the ratio is Ortex's time over ONNX Runtime's (below 1 means Ortex is "
+                + "faster).\n\n");
+        b.append("| | |\n|---|---|\n");
+        b.append("| machine | ").append(cpu()).append(" |\n");
+        b.append("| JDK | ").append(System.getProperty("java.vm.vendor")).append(' ')
+                .append(System.getProperty("java.runtime.version")).append(" |\n");
+        b.append("| Ortex CPU EP kernels | ").append(VectorSupport.description()).append(" |\n");
+        b.append("| ONNX Runtime | ").append(ortVersion()).append(" (Java package, CPU EP, default optimizations)"
+                + " |\n\n");
+        String group = null;
+        for (Row r : rows) {
+            if (!r.group().equals(group)) {
+                group = r.group();
+                b.append("## ").append(group).append("\n\n");
+                boolean gflops = r.flops() > 0;
+                b.append("| benchmark | threads | Ortex ms | ONNX Runtime ms | ratio |")
+                        .append(gflops ? " Ortex GFLOP/s | ONNX Runtime GFLOP/s |" : "").append('\n');
+                b.append("|---|---|---|---|---|").append(gflops ? "---|---|" : "").append('\n');
+            }
+            b.append("| ").append(r.what()).append(" | ").append(r.threads()).append(" | ")
+                    .append(fmt(r.ortexMs())).append(" | ").append(fmt(r.ortMs())).append(" | ")
+                    .append(String.format(Locale.ROOT, "%.2fx", r.ortexMs() / r.ortMs())).append(" |");
+            if (r.flops() > 0) {
+                b.append(' ').append(String.format(Locale.ROOT, "%.1f", r.flops() / r.ortexMs() / 1e6))
+                        .append(" | ").append(String.format(Locale.ROOT, "%.1f", r.flops() / r.ortMs() / 1e6))
+                        .append(" |");
+            }
+            b.append('\n');
+            if (rows.indexOf(r) == rows.size() - 1 || !rows.get(rows.indexOf(r) + 1).group().equals(group)) {
+                b.append('\n');
+            }
+        }
+        b.append("## Memory\n\n");
+        b.append("- Heap allocated per all-MiniLM-L6-v2 run (2 threads, after warm-up, all threads): ")
+                .append(allocation < 0 ? "not measured" : String.format(Locale.ROOT, "%.1f KB", allocation / 1024.0))
+                .append(".\n");
+        long modelBytes;
+        try {
+            modelBytes = Files.size(RealModels.file("all-minilm-l6-v2"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        b.append("- Peak resident memory of a JVM that opens an all-MiniLM-L6-v2 session and runs it 10 times: ")
+                .append(rssKb < 0 ? "not measured" : String.format(Locale.ROOT, "%.0f MB (%.2fx the %.0f MB model "
+                        + "file)", rssKb / 1024.0, rssKb * 1024.0 / modelBytes, modelBytes / 1048576.0))
+                .append(".\n\n");
+        b.append("Regenerate with `benchmarks/performance-report` (about 25 minutes; it builds the benchmarks when "
+                + "needed and runs them on the JDK the distribution's launcher would pick).\n");
+        return b.toString();
+    }
+
+    private static String fmt(double ms) {
+        if (Double.isNaN(ms)) {
+            return "-";
+        }
+        return ms >= 10 ? String.format(Locale.ROOT, "%.1f", ms) : ms >= 1 ? String.format(Locale.ROOT, "%.2f", ms)
+                : String.format(Locale.ROOT, "%.3f", ms);
+    }
+
+    private static String ortVersion() {
+        try {
+            return OrtEnvironment.getEnvironment().getVersion();
+        } catch (RuntimeException e) {
+            return "unknown";
+        }
+    }
+
+    private static String cpu() {
+        try {
+            String name = "unknown CPU";
+            String flags = "";
+            for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
+                if (line.startsWith("model name") && name.equals("unknown CPU")) {
+                    name = line.substring(line.indexOf(':') + 1).trim();
+                } else if (line.startsWith("flags") && flags.isEmpty()) {
+                    List<String> simd = new ArrayList<>();
+                    for (String f : line.substring(line.indexOf(':') + 1).trim().split(" ")) {
+                        if (f.equals("avx2") || f.equals("fma") || f.startsWith("avx512") || f.startsWith("amx")) {
+                            simd.add(f);
+                        }
+                    }
+                    flags = String.join(" ", simd);
+                }
+            }
+            return name + ", " + Runtime.getRuntime().availableProcessors() + " cores, " + flags;
+        } catch (IOException e) {
+            return System.getProperty("os.arch") + ", " + Runtime.getRuntime().availableProcessors() + " cores";
+        }
+    }
+}

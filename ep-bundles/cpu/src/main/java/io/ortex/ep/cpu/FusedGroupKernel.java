@@ -1,0 +1,101 @@
+package io.ortex.ep.cpu;
+
+import io.ortex.api.ErrorCode;
+import io.ortex.api.OrtexException;
+import io.ortex.api.Tensor;
+import io.ortex.api.spi.ComputeKernel;
+import io.ortex.api.spi.KernelContext;
+import io.ortex.api.spi.NodeView;
+import io.ortex.api.spi.ValueView;
+import io.ortex.ep.cpu.fusion.FastPath;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The kernel of a group the CPU EP fused: the fusion's fast path, and, for inputs the fast path does not handle,
+ * the group's nodes run one after the other with their own kernels. Thread safe: the fallback keeps its values in a
+ * map of its own per call.
+ */
+final class FusedGroupKernel implements ComputeKernel {
+    /** One node of the group with its kernel. */
+    record Step(NodeView node, CpuKernel kernel) {
+    }
+
+    private final String fusion;
+    private final FastPath fast;
+    private final List<Step> steps;
+    private final List<String> inputNames;
+    private final List<String> outputNames;
+
+    FusedGroupKernel(String fusion, FastPath fast, List<Step> steps, List<String> inputNames,
+                     List<String> outputNames) {
+        this.fusion = fusion;
+        this.fast = fast;
+        this.steps = List.copyOf(steps);
+        this.inputNames = List.copyOf(inputNames);
+        this.outputNames = List.copyOf(outputNames);
+    }
+
+    @Override
+    public Tensor[] compute(KernelContext context, Tensor[] inputs) {
+        Tensor[] out;
+        try {
+            out = fast.compute(inputs, context);
+        } catch (OrtexException e) {
+            throw new OrtexException(e.code(), "fused " + fusion + " of " + describe() + ": " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            throw new OrtexException(ErrorCode.RUNTIME_EXCEPTION, "fused " + fusion + " of " + describe()
+                    + " failed: " + e, e);
+        }
+        return out != null ? out : sequentially(context, inputs);
+    }
+
+    /** Runs the group's nodes in order, each with its own kernel. */
+    private Tensor[] sequentially(KernelContext context, Tensor[] inputs) {
+        Map<String, Tensor> values = new HashMap<>();
+        for (int i = 0; i < inputs.length; i++) {
+            values.put(inputNames.get(i), inputs[i]);
+        }
+        for (Step s : steps) {
+            NodeView node = s.node();
+            int count = node.inputs().size() + node.implicitInputs().size();
+            Tensor[] in = new Tensor[count];
+            int k = 0;
+            for (ValueView v : node.inputs()) {
+                in[k++] = v == null ? null : values.get(v.name());
+            }
+            for (ValueView v : node.implicitInputs()) {
+                in[k++] = values.get(v.name());
+            }
+            Tensor[] out;
+            try {
+                out = s.kernel().run(in, context);
+            } catch (OrtexException e) {
+                throw new OrtexException(e.code(), CpuExecutionProvider.describe(node) + ": " + e.getMessage(), e);
+            } catch (RuntimeException e) {
+                throw new OrtexException(ErrorCode.RUNTIME_EXCEPTION, CpuExecutionProvider.describe(node)
+                        + " failed: " + e, e);
+            }
+            for (int o = 0; o < node.outputs().size() && o < out.length; o++) {
+                ValueView v = node.outputs().get(o);
+                if (v != null && out[o] != null) {
+                    values.put(v.name(), out[o]);
+                }
+            }
+        }
+        Tensor[] result = new Tensor[outputNames.size()];
+        for (int i = 0; i < result.length; i++) {
+            result[i] = values.get(outputNames.get(i));
+        }
+        return result;
+    }
+
+    private String describe() {
+        StringBuilder b = new StringBuilder("nodes ");
+        for (int i = 0; i < steps.size(); i++) {
+            b.append(i == 0 ? "'" : ", '").append(steps.get(i).node().displayName()).append('\'');
+        }
+        return b.toString();
+    }
+}

@@ -1,0 +1,24 @@
+package io.ortex.ep.cpu.fusion;
+
+import io.ortex.api.spi.NodeView;
+import java.util.List;
+
+/**
+ * One occurrence of a fusion in a graph: its nodes (claimed together) and what builds its kernel.
+ *
+ * @param fusion the fusion's name, for logs and profiles
+ * @param nodes the nodes of the group
+ * @param kernel builds the fused kernel's fast path once the group's inputs and outputs are known
+ */
+public record FusionMatch(String fusion, List<NodeView> nodes, FastPath.Factory kernel) {
+    /**
+     * Creates the match, copying the node list.
+     *
+     * @param fusion the fusion's name
+     * @param nodes the nodes
+     * @param kernel builds the fast path
+     */
+    public FusionMatch {
+        nodes = List.copyOf(nodes);
+    }
+}

@@ -1,0 +1,286 @@
+package io.ortex.runtime.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ortex.api.Environment;
+import io.ortex.api.NodeAssignment;
+import io.ortex.api.Session;
+import io.ortex.api.SessionOptions;
+import io.ortex.api.Tensor;
+import io.ortex.onnx.proto.Onnx.AttributeProto;
+import io.ortex.onnx.proto.Onnx.NodeProto;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The CPU EP's fusions through the real runtime: each pattern, built as exporters write it, is claimed as one group
+ * and gives what the same model gives with the fusions turned off ({@code CpuFusions} disabled), within float
+ * rounding; patterns that do not qualify are left as single nodes.
+ */
+class CpuFusionsTest {
+    private static final int FLOAT = TestModels.FLOAT;
+    private static Environment env;
+
+    @BeforeAll
+    static void open() {
+        env = Environment.create();
+    }
+
+    @AfterAll
+    static void close() {
+        env.close();
+    }
+
+    private static float[] random(int n, long seed) {
+        SplittableRandom r = new SplittableRandom(seed);
+        float[] f = new float[n];
+        for (int i = 0; i < n; i++) {
+            f[i] = (float) (r.nextDouble() * 2 - 1);
+        }
+        return f;
+    }
+
+    private static NodeProto.Builder node(String op, String name, List<String> in, String out) {
+        return NodeProto.newBuilder().setOpType(op).setName(name).addAllInput(in).addOutput(out);
+    }
+
+    private static AttributeProto ints(String name, long... v) {
+        AttributeProto.Builder a = AttributeProto.newBuilder().setName(name).setType(AttributeProto.AttributeType.INTS);
+        for (long x : v) {
+            a.addInts(x);
+        }
+        return a.build();
+    }
+
+    private static AttributeProto intAttr(String name, long v) {
+        return AttributeProto.newBuilder().setName(name).setType(AttributeProto.AttributeType.INT).setI(v).build();
+    }
+
+    /** Runs a model with and without the fusions; returns the fused run's assignment after checking the outputs. */
+    private static List<NodeAssignment> compare(TestModels.Builder model, Map<String, Tensor> feeds) {
+        Map<String, Tensor> fused;
+        List<NodeAssignment> assignment;
+        try (Session s = env.createSession(model.bytes(), new SessionOptions())) {
+            fused = s.run(feeds);
+            assignment = s.assignment();
+        }
+        Map<String, Tensor> plain;
+        try (Session s = env.createSession(model.bytes(), new SessionOptions()
+                .config(SessionOptions.DISABLE_SPECIFIED_OPTIMIZERS, "CpuFusions"))) {
+            plain = s.run(feeds);
+            assertEquals(s.assignment().size(), s.assignment().stream().map(NodeAssignment::partition).distinct()
+                    .count(), "without fusions every node is a partition of its own");
+        }
+        for (Map.Entry<String, Tensor> e : plain.entrySet()) {
+            float[] want = e.getValue().floats();
+            float[] got = fused.get(e.getKey()).floats();
+            assertEquals(want.length, got.length);
+            for (int i = 0; i < want.length; i++) {
+                assertEquals(want[i], got[i], 1e-4 * Math.max(1, Math.abs(want[i])), e.getKey() + "[" + i + "]");
+            }
+        }
+        return assignment;
+    }
+
+    /** The op types each partition of more than one node holds. */
+    private static List<String> fusedGroups(List<NodeAssignment> assignment) {
+        Map<String, String> groups = new LinkedHashMap<>();
+        Map<String, Integer> sizes = new HashMap<>();
+        for (NodeAssignment a : assignment) {
+            groups.merge(a.partition(), a.opType(), (x, y) -> x + "+" + y);
+            sizes.merge(a.partition(), 1, Integer::sum);
+        }
+        return groups.entrySet().stream().filter(e -> sizes.get(e.getKey()) > 1).map(Map.Entry::getValue)
+                .collect(Collectors.toList());
+    }
+
+    private static TestModels.Builder matMulBias(int k, int n, boolean biasFirst) {
+        return TestModels.builder()
+                .input("x", FLOAT, 2, 5, k)
+                .floats("w", random(k * n, 1), k, n)
+                .floats("b", random(n, 2), n)
+                .node("MatMul", "mm", List.of("x", "w"), List.of("p"))
+                .node("Add", "add", biasFirst ? List.of("b", "p") : List.of("p", "b"), List.of("y"))
+                .output("y", FLOAT, 2, 5, n);
+    }
+
+    @Test
+    void matMulWithItsBiasIsOneProduct() {
+        for (boolean biasFirst : new boolean[] {false, true}) {
+            List<NodeAssignment> a = compare(matMulBias(37, 19, biasFirst),
+                    Map.of("x", Tensor.ofFloats(random(2 * 5 * 37, 3), 2, 5, 37)));
+            assertEquals(List.of("MatMul+Add"), fusedGroups(a));
+        }
+    }
+
+    @Test
+    void matMulBiasAndAWrittenOutGeluAreOneProductInBothOrders() {
+        for (boolean halfFirst : new boolean[] {false, true}) {
+            TestModels.Builder m = TestModels.builder()
+                    .input("x", FLOAT, 3, 16)
+                    .floats("w", random(16 * 24, 4), 16, 24)
+                    .floats("b", random(24, 5), 24)
+                    .floats("sqrt2", new float[] {(float) Math.sqrt(2)})
+                    .floats("one", new float[] {1f})
+                    .floats("half", new float[] {0.5f})
+                    .node("MatMul", "mm", List.of("x", "w"), List.of("p"))
+                    .node("Add", "add", List.of("p", "b"), List.of("h"))
+                    .node("Div", "div", List.of("h", "sqrt2"), List.of("d"))
+                    .node("Erf", "erf", List.of("d"), List.of("e"))
+                    .node("Add", "plus1", List.of("e", "one"), List.of("f"));
+            if (halfFirst) {
+                m.node("Mul", "half", List.of("h", "half"), List.of("hh")).node("Mul", "mul", List.of("hh", "f"),
+                        List.of("y"));
+            } else {
+                m.node("Mul", "mul", List.of("h", "f"), List.of("g")).node("Mul", "half", List.of("g", "half"),
+                        List.of("y"));
+            }
+            m.output("y", FLOAT, 3, 24);
+            List<NodeAssignment> a = compare(m, Map.of("x", Tensor.ofFloats(random(48, 6), 3, 16)));
+            assertEquals(1, fusedGroups(a).size(), fusedGroups(a).toString());
+            assertEquals(7, a.size(), "every node runs in the fused group");
+        }
+    }
+
+    @Test
+    void aWrittenOutLayerNormalizationIsOneKernel() {
+        for (boolean axesAsInput : new boolean[] {false, true}) {
+            TestModels.Builder m = TestModels.builder()
+                    .input("x", FLOAT, 4, 32)
+                    .floats("two", new float[] {2f})
+                    .floats("eps", new float[] {1e-5f})
+                    .floats("gamma", random(32, 7), 32)
+                    .floats("beta", random(32, 8), 32)
+                    .longs("axes", new long[] {-1}, 1);
+            NodeProto.Builder mean = node("ReduceMean", "mean", axesAsInput ? List.of("x", "axes") : List.of("x"),
+                    "mu");
+            NodeProto.Builder mean2 = node("ReduceMean", "mean2", axesAsInput ? List.of("p", "axes") : List.of("p"),
+                    "var");
+            if (!axesAsInput) {
+                mean.addAttribute(ints("axes", -1));
+                mean2.addAttribute(ints("axes", -1));
+            }
+            m.node(mean).node("Sub", "sub", List.of("x", "mu"), List.of("d"))
+                    .node("Pow", "pow", List.of("d", "two"), List.of("p")).node(mean2)
+                    .node("Add", "addeps", List.of("var", "eps"), List.of("ve"))
+                    .node("Sqrt", "sqrt", List.of("ve"), List.of("sd"))
+                    .node("Div", "div", List.of("d", "sd"), List.of("n"))
+                    .node("Mul", "scale", List.of("n", "gamma"), List.of("g"))
+                    .node("Add", "shift", List.of("g", "beta"), List.of("y"))
+                    .output("y", FLOAT, 4, 32);
+            if (axesAsInput) {
+                m.opset(18);
+            }
+            float[] x = random(128, 9);
+            for (int i = 0; i < x.length; i++) {
+                x[i] = x[i] * 3 + 1;
+            }
+            List<NodeAssignment> a = compare(m, Map.of("x", Tensor.ofFloats(x, 4, 32)));
+            assertEquals(List.of("ReduceMean+Sub+Pow+ReduceMean+Add+Sqrt+Div+Mul+Add"), fusedGroups(a));
+        }
+    }
+
+    private static TestModels.Builder attention(String scaleOp, boolean mask) {
+        return attention(scaleOp, mask, -1);
+    }
+
+    private static TestModels.Builder attention(String scaleOp, boolean mask, long axis) {
+        TestModels.Builder m = TestModels.builder()
+                .input("q", FLOAT, 2, 3, 10, 8)
+                .input("kt", FLOAT, 2, 3, 8, 12)
+                .input("v", FLOAT, 2, 3, 12, 8)
+                .input("mask", FLOAT, 2, 1, 1, 12)
+                .floats("c", new float[] {scaleOp.equals("Div") ? 2.828427f : 0.35355339f})
+                .node("MatMul", "qk", List.of("q", "kt"), List.of("s"));
+        String last = "s";
+        if (!scaleOp.isEmpty()) {
+            m.node(scaleOp, "scale", List.of("s", "c"), List.of("s2"));
+            last = "s2";
+        }
+        if (mask) {
+            m.node("Add", "mask", List.of(last, "mask"), List.of("s3"));
+            last = "s3";
+        }
+        m.node(node("Softmax", "softmax", List.of(last), "p").addAttribute(intAttr("axis", axis)))
+                .node("MatMul", "pv", List.of("p", "v"), List.of("y"))
+                .output("y", FLOAT, 2, 3, 10, 8);
+        return m;
+    }
+
+    private static Map<String, Tensor> attentionFeeds() {
+        float[] mask = new float[24];
+        for (int i = 0; i < 24; i++) {
+            mask[i] = i % 5 == 4 ? -10000f : 0f;
+        }
+        return Map.of("q", Tensor.ofFloats(random(480, 10), 2, 3, 10, 8),
+                "kt", Tensor.ofFloats(random(576, 11), 2, 3, 8, 12),
+                "v", Tensor.ofFloats(random(576, 12), 2, 3, 12, 8),
+                "mask", Tensor.ofFloats(mask, 2, 1, 1, 12));
+    }
+
+    @Test
+    void scaledMaskedAttentionIsOneKernel() {
+        assertEquals(List.of("MatMul+Div+Add+Softmax+MatMul"), fusedGroups(compare(attention("Div", true),
+                attentionFeeds())));
+        assertEquals(List.of("MatMul+Mul+Add+Softmax+MatMul"), fusedGroups(compare(attention("Mul", true),
+                attentionFeeds())));
+        assertEquals(List.of("MatMul+Softmax+MatMul"), fusedGroups(compare(attention("", false),
+                attentionFeeds())));
+        // as opset 11 exporters write it: the last axis by number, which the kernel checks against the rank
+        assertEquals(List.of("MatMul+Div+Add+Softmax+MatMul"), fusedGroups(compare(attention("Div", true, 3)
+                .opset(11), attentionFeeds())));
+        // another axis: the fused group runs its nodes one by one
+        assertEquals(List.of("MatMul+Div+Add+Softmax+MatMul"), fusedGroups(compare(attention("Div", true, 2)
+                .opset(11), attentionFeeds())));
+    }
+
+    @Test
+    void aFusionWhoseShapesTheFastPathDoesNotTakeRunsItsNodesOneByOne() {
+        // K broadcast over the batch: the attention kernel leaves it to the nodes' own kernels
+        TestModels.Builder m = TestModels.builder()
+                .input("q", FLOAT, 2, 3, 10, 8)
+                .input("kt", FLOAT, 1, 1, 8, 12)
+                .input("v", FLOAT, 2, 3, 12, 8)
+                .node("MatMul", "qk", List.of("q", "kt"), List.of("s"))
+                .node(node("Softmax", "softmax", List.of("s"), "p").addAttribute(intAttr("axis", -1)))
+                .node("MatMul", "pv", List.of("p", "v"), List.of("y"))
+                .output("y", FLOAT, 2, 3, 10, 8);
+        Map<String, Tensor> feeds = Map.of("q", Tensor.ofFloats(random(480, 10), 2, 3, 10, 8),
+                "kt", Tensor.ofFloats(random(96, 11), 1, 1, 8, 12),
+                "v", Tensor.ofFloats(random(576, 12), 2, 3, 12, 8));
+        assertEquals(List.of("MatMul+Softmax+MatMul"), fusedGroups(compare(m, feeds)));
+    }
+
+    @Test
+    void patternsThatDoNotQualifyStaySingleNodes() {
+        // the product is also a graph output: the MatMul and the Add cannot become one kernel
+        TestModels.Builder m = matMulBias(8, 4, false).output("p", FLOAT, 2, 5, 4);
+        assertTrue(fusedGroups(compare(m, Map.of("x", Tensor.ofFloats(random(80, 3), 2, 5, 8)))).isEmpty());
+        // a bias of another length broadcasts differently
+        TestModels.Builder wrongBias = TestModels.builder()
+                .input("x", FLOAT, 2, 8)
+                .floats("w", random(32, 1), 8, 4)
+                .floats("b", random(2 * 4, 2), 2, 4)
+                .node("MatMul", "mm", List.of("x", "w"), List.of("p"))
+                .node("Add", "add", List.of("p", "b"), List.of("y"))
+                .output("y", FLOAT, 2, 4);
+        assertTrue(fusedGroups(compare(wrongBias, Map.of("x", Tensor.ofFloats(random(16, 3), 2, 8)))).isEmpty());
+    }
+
+    @Test
+    void theBasicLevelRunsNoFusion() {
+        try (Session s = env.createSession(matMulBias(8, 4, false).bytes(), new SessionOptions()
+                .graphOptimizationLevel(io.ortex.api.GraphOptimizationLevel.BASIC))) {
+            assertNotEquals(s.assignment().get(0).partition(), s.assignment().get(1).partition());
+        }
+    }
+}

@@ -139,7 +139,7 @@ class RealModelsTest {
                     assertArrayEquals(firstCopy.get(e.getKey()), e.getValue().floats(),
                             "output " + e.getKey() + " of the first run changed during the second");
                     // equal up to rounding: the JIT may compile a reduction between the runs, changing its order
-                    assertNull(TensorComparison.difference(e.getValue(), again.get(e.getKey()), 1e-5, 1e-6),
+                    assertNull(TensorComparison.difference(e.getValue(), again.get(e.getKey()), RTOL, ATOL),
                             "output " + e.getKey() + " of the second run");
                 }
             }

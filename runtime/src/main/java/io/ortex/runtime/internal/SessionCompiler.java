@@ -273,17 +273,24 @@ final class SessionCompiler {
     }
 
     private static GraphPlan plan(Graph g, List<ExecutionPlan.Compiled> compiled, ExecutionPlan.Transfers transfers) {
-        Map<String, Tensor> constants = new HashMap<>();
+        Set<String> keep = new HashSet<>();
         for (ValueView v : g.initializers()) {
-            constants.put(v.name(), v.initializer().orElseThrow());
+            keep.add(v.name());
         }
-        Set<String> keep = new HashSet<>(constants.keySet());
         List<String> outputs = new ArrayList<>();
         for (ValueView v : g.outputs()) {
             keep.add(v.name());
             outputs.add(v.name());
         }
         ExecutionPlan plan = ExecutionPlan.build(compiled, keep, outputs, transfers);
+        // only the initializers a step reads (or a graph output is) are decoded: weights an EP took into its own
+        // compiled form (dropped from its fused node's inputs) are not held twice
+        Map<String, Tensor> constants = new HashMap<>();
+        for (ValueView v : g.initializers()) {
+            if (plan.slot(v.name()) >= 0) {
+                constants.put(v.name(), v.initializer().orElseThrow());
+            }
+        }
         return new GraphPlan(plan, Collections.unmodifiableMap(constants), List.copyOf(outputs));
     }
 

@@ -261,6 +261,30 @@ class CpuFusionsTest {
     }
 
     @Test
+    void aFallbackReadsTheConstantsTheFusionTookFromTheRuntime() {
+        // gamma and beta of one value broadcast over the row: the LayerNorm kernel leaves it to the nodes, which
+        // get the constants the fused node no longer receives from the initializers themselves
+        TestModels.Builder m = TestModels.builder()
+                .input("x", FLOAT, 4, 32)
+                .floats("two", new float[] {2f})
+                .floats("eps", new float[] {1e-5f})
+                .floats("gamma", new float[] {1.5f}, 1)
+                .floats("beta", new float[] {-0.25f}, 1)
+                .node(node("ReduceMean", "mean", List.of("x"), "mu").addAttribute(ints("axes", -1)))
+                .node("Sub", "sub", List.of("x", "mu"), List.of("d"))
+                .node("Pow", "pow", List.of("d", "two"), List.of("p"))
+                .node(node("ReduceMean", "mean2", List.of("p"), "var").addAttribute(ints("axes", -1)))
+                .node("Add", "addeps", List.of("var", "eps"), List.of("ve"))
+                .node("Sqrt", "sqrt", List.of("ve"), List.of("sd"))
+                .node("Div", "div", List.of("d", "sd"), List.of("n"))
+                .node("Mul", "scale", List.of("n", "gamma"), List.of("g"))
+                .node("Add", "shift", List.of("g", "beta"), List.of("y"))
+                .output("y", FLOAT, 4, 32);
+        List<NodeAssignment> a = compare(m, Map.of("x", Tensor.ofFloats(random(128, 9), 4, 32)));
+        assertEquals(List.of("ReduceMean+Sub+Pow+ReduceMean+Add+Sqrt+Div+Mul+Add"), fusedGroups(a));
+    }
+
+    @Test
     void patternsThatDoNotQualifyStaySingleNodes() {
         // the product is also a graph output: the MatMul and the Add cannot become one kernel
         TestModels.Builder m = matMulBias(8, 4, false).output("p", FLOAT, 2, 5, 4);

@@ -39,7 +39,13 @@ class ConformanceTest {
             }
         }
         List<TestCommand.CaseResult> results;
+        String kernels;
         try (Environment env = Environment.create()) {
+            kernels = env.epDevices().stream().map(d -> d.epMetadata().get("kernels")).filter(k -> k != null)
+                    .findFirst().orElseThrow();
+            // the build runs this suite twice: with the Vector API module, and on a JVM without it
+            String expected = System.getProperty("ortex.test.kernels", "vector");
+            assertTrue(kernels.startsWith(expected.equals("plain") ? "plain Java" : "Vector API"), kernels);
             results = TestCommand.runCases(env, all, new SessionOptions().intraOpThreads(1),
                     TestCommand.DEFAULT_RTOL, TestCommand.DEFAULT_ATOL, r -> { });
         }
@@ -57,7 +63,9 @@ class ConformanceTest {
                 100.0 * allPassed / all.size());
         report.add(summary);
         Files.createDirectories(Path.of("target"));
-        Files.write(Path.of("target", "conformance-report.txt"), report);
+        report.add("kernels: " + kernels);
+        Files.write(Path.of("target", kernels.startsWith("plain") ? "conformance-report-plain-java.txt"
+                : "conformance-report.txt"), report);
         System.out.println("conformance " + summary);
         Properties floor = new Properties();
         try (InputStream in = ConformanceTest.class.getResourceAsStream("/conformance-floor.properties")) {

@@ -9,6 +9,7 @@ import io.ortex.api.Tensor;
 import io.ortex.api.spi.ComputeKernel;
 import io.ortex.api.spi.ExecutionProvider;
 import io.ortex.api.spi.FusedNode;
+import io.ortex.api.spi.FusionOptions;
 import io.ortex.api.spi.GraphSupport;
 import io.ortex.api.spi.GraphView;
 import io.ortex.api.spi.KernelContext;
@@ -72,7 +73,7 @@ final class CpuExecutionProvider implements ExecutionProvider {
         if (fuse) {
             for (FusionMatch m : Fusions.find(graph)) {
                 if (m.nodes().stream().allMatch(n -> registry.lookup(n) != null)) {
-                    support.addNodesToFuse(m.nodes());
+                    support.addNodesToFuse(m.nodes(), new FusionOptions(m.dropConstants()));
                     m.nodes().forEach(n -> fused.put(n, m));
                 }
             }

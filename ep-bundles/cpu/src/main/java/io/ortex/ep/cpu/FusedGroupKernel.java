@@ -63,7 +63,7 @@ final class FusedGroupKernel implements ComputeKernel {
             Tensor[] in = new Tensor[count];
             int k = 0;
             for (ValueView v : node.inputs()) {
-                in[k++] = v == null ? null : values.get(v.name());
+                in[k++] = v == null ? null : value(values, v);
             }
             for (ValueView v : node.implicitInputs()) {
                 in[k++] = values.get(v.name());
@@ -89,6 +89,15 @@ final class FusedGroupKernel implements ComputeKernel {
             result[i] = values.get(outputNames.get(i));
         }
         return result;
+    }
+
+    /** A value of the group, or a constant initializer the runtime did not feed (the fusion dropped it). */
+    private static Tensor value(Map<String, Tensor> values, ValueView v) {
+        Tensor t = values.get(v.name());
+        if (t == null && v.isConstantInitializer()) {
+            t = v.initializer().orElse(null);
+        }
+        return t;
     }
 
     private String describe() {

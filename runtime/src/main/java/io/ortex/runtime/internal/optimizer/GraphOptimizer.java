@@ -15,7 +15,8 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The runtime's graph optimizer: EP-agnostic rewrites of a model's main graph before it is partitioned, each a named
+ * The runtime's graph optimizer: EP-agnostic rewrites of a model's graphs (nested subgraphs first, then the main
+ * graph) before they are partitioned, each a named
  * optimizer of a {@link GraphOptimizationLevel} that {@code optimization.disable_specified_optimizers} can leave
  * out. The result is a valid ONNX model with the same inputs, outputs and semantics. Every pass is linear in the
  * graph's size. Stateless.
@@ -60,7 +61,34 @@ public final class GraphOptimizer {
         if (level == GraphOptimizationLevel.DISABLE_ALL) {
             return model;
         }
-        MainGraph g = new MainGraph(model.getGraph());
+        return model.toBuilder().setGraph(optimizeGraph(model.getGraph(), model, disabled, folding)).build();
+    }
+
+    /** Optimizes the nested subgraphs of a graph first, then the graph itself. */
+    private static GraphProto optimizeGraph(GraphProto graph, ModelProto model, Set<String> disabled,
+                                            ConstantFolding folding) {
+        GraphProto.Builder withSubgraphs = graph.toBuilder();
+        for (int i = 0; i < withSubgraphs.getNodeCount(); i++) {
+            NodeProto n = withSubgraphs.getNode(i);
+            if (!MainGraph.hasSubgraphs(n)) {
+                continue;
+            }
+            NodeProto.Builder b = n.toBuilder();
+            for (int a = 0; a < b.getAttributeCount(); a++) {
+                AttributeProto attr = b.getAttribute(a);
+                if (attr.hasG()) {
+                    b.setAttribute(a, attr.toBuilder().setG(optimizeGraph(attr.getG(), model, disabled, folding)));
+                } else if (attr.getGraphsCount() > 0) {
+                    AttributeProto.Builder ab = attr.toBuilder();
+                    for (int k = 0; k < ab.getGraphsCount(); k++) {
+                        ab.setGraphs(k, optimizeGraph(ab.getGraphs(k), model, disabled, folding));
+                    }
+                    b.setAttribute(a, ab);
+                }
+            }
+            withSubgraphs.setNode(i, b);
+        }
+        MainGraph g = new MainGraph(withSubgraphs.build());
         if (!disabled.contains(CONSTANT_TO_INITIALIZER)) {
             constantsToInitializers(g);
         }
@@ -74,11 +102,11 @@ public final class GraphOptimizer {
         if (!disabled.contains(CONSTANT_FOLDING) && folding != null) {
             folding.fold(g, model);
         }
-        GraphProto.Builder graph = g.build().toBuilder();
+        GraphProto.Builder out = g.build().toBuilder();
         if (!disabled.contains(DEAD_NODE_ELIMINATION)) {
-            BasicGraphOptimizer.removeDeadNodes(graph);
+            BasicGraphOptimizer.removeDeadNodes(out);
         }
-        return model.toBuilder().setGraph(graph).build();
+        return out.build();
     }
 
     /**

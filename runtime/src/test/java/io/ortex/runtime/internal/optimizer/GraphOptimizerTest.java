@@ -194,4 +194,26 @@ class GraphOptimizerTest {
         assertEquals("x", o.getGraph().getNode(0).getInput(0));
         assertEquals("y", o.getGraph().getNode(n / 2 - 1).getOutput(0));
     }
+
+    @Test
+    void subgraphsAreOptimizedAndKeepTheNamesTheirParentsUse() {
+        GraphProto.Builder branch = GraphProto.newBuilder().setName("then").addOutput(value("r"));
+        branch.addNode(node("c", "Constant", List.of(), "k").toBuilder().addAttribute(AttributeProto.newBuilder()
+                .setName("value").setT(floats("ignored", 2))));
+        branch.addNode(node("id", "Identity", List.of("x"), "xi"));
+        branch.addNode(node("mul", "Mul", List.of("xi", "k"), "r"));
+        GraphProto.Builder g = GraphProto.newBuilder().addInput(value("x")).addInput(value("cond"))
+                .addOutput(value("y"));
+        g.addNode(node("if", "If", List.of("cond"), "y").toBuilder().addAttribute(AttributeProto.newBuilder()
+                .setName("then_branch").setType(AttributeProto.AttributeType.GRAPH).setG(branch))
+                .addAttribute(AttributeProto.newBuilder().setName("else_branch")
+                        .setType(AttributeProto.AttributeType.GRAPH).setG(branch.setName("else"))));
+        ModelProto o = optimize(model(g), null);
+        GraphProto then = o.getGraph().getNode(0).getAttribute(0).getG();
+        assertEquals(List.of("mul:x,k->r"), then.getNodeList().stream().map(n -> n.getName() + ":"
+                + String.join(",", n.getInputList()) + "->" + String.join(",", n.getOutputList())).toList(),
+                "the Constant became an initializer, the Identity went, the output kept its name");
+        assertEquals(List.of("k"), then.getInitializerList().stream().map(TensorProto::getName).toList());
+        assertEquals(List.of("if:cond->y"), ops(o), "the outer value x read inside the branch is not renamed");
+    }
 }

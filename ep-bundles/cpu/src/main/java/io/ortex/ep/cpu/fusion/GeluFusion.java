@@ -30,6 +30,9 @@ final class GeluFusion {
                 String name = x.name();
                 return new FusionMatch(NAME, gelu.nodes(), (inputNames, outputNames) -> {
                     int xi = inputNames.indexOf(name);
+                    if (xi < 0) {
+                        return (in, ctx) -> null;
+                    }
                     return (in, ctx) -> {
                         Tensor t = in[xi];
                         if (t.type() != ElementType.FLOAT || outputNames.size() != 1) {
@@ -41,7 +44,7 @@ final class GeluFusion {
                                 to - from));
                         return new Tensor[] {y};
                     };
-                });
+                }, true);
             }
         }
         return null;

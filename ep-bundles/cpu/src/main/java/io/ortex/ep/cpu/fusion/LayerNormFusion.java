@@ -98,6 +98,9 @@ final class LayerNormFusion {
         String xName = x.name();
         return new FusionMatch(NAME, nodes, (inputNames, outputNames) -> {
             int xi = inputNames.indexOf(xName);
+            if (xi < 0) {
+                return (in, ctx) -> null;
+            }
             return (in, ctx) -> {
                 Tensor t = in[xi];
                 if (t.type() != ElementType.FLOAT || t.rank() < 1 || outputNames.size() != 1) {
@@ -118,7 +121,7 @@ final class LayerNormFusion {
                 });
                 return new Tensor[] {y};
             };
-        });
+        }, true);
     }
 
     /** A ReduceMean over the last axis only, keeping it (axes as attribute, or as a constant input from opset 18). */

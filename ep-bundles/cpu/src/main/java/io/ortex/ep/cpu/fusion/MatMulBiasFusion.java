@@ -71,6 +71,9 @@ final class MatMulBiasFusion {
             PackedB packed = Gemm.packB(w.floats(), 0, n, 1, k, n);
             Epilogue epilogue = Epilogue.columnBias(b, activation);
             int xi = inputNames.indexOf(xName);
+            if (xi < 0) {
+                return (in, ctx) -> null;
+            }
             return (in, ctx) -> {
                 Tensor a = in[xi];
                 if (a.type() != ElementType.FLOAT || a.rank() < 1 || a.dim(a.rank() - 1) != k
@@ -87,6 +90,6 @@ final class MatMulBiasFusion {
                 Gemm.multiply(a.floats(), 0, k, 1, rows, packed, y.floats(), 0, n, epilogue, ctx);
                 return new Tensor[] {y};
             };
-        });
+        }, true);
     }
 }

@@ -119,6 +119,26 @@ public final class Elementwise {
     }
 
     /**
+     * {@code y[yo + i] += a * x[xo + i]} for {@code i < n}.
+     *
+     * @param a the factor
+     * @param x the added values
+     * @param xo their first index
+     * @param y the accumulated values
+     * @param yo their first index
+     * @param n how many
+     */
+    public static void axpy(float a, float[] x, int xo, float[] y, int yo, int n) {
+        if (VectorSupport.enabled()) {
+            VectorMath.axpy(a, x, xo, y, yo, n);
+        } else {
+            for (int i = 0; i < n; i++) {
+                y[yo + i] += a * x[xo + i];
+            }
+        }
+    }
+
+    /**
      * The softmax of one row: {@code out[o + i] = e^(x_i - max) / sum_j e^(x_j - max)}.
      *
      * @param x the row's values

@@ -339,4 +339,16 @@ final class VectorMath {
             out[o + i] = v;
         }
     }
+
+    static void axpy(float a, float[] x, int xo, float[] y, int yo, int n) {
+        int i = 0;
+        int bound = S.loopBound(n);
+        FloatVector va = FloatVector.broadcast(S, a);
+        for (; i < bound; i += S.length()) {
+            va.fma(FloatVector.fromArray(S, x, xo + i), FloatVector.fromArray(S, y, yo + i)).intoArray(y, yo + i);
+        }
+        for (; i < n; i++) {
+            y[yo + i] += a * x[xo + i];
+        }
+    }
 }

@@ -1,6 +1,7 @@
 package io.ortex.ep.cpu.ops.rnn;
 
 import io.ortex.api.NotImplementedException;
+import io.ortex.ep.cpu.linalg.Elementwise;
 import java.util.Locale;
 
 /**
@@ -94,14 +95,10 @@ final class RnnActivations {
         int end = off + len;
         switch (fn) {
             case SIGMOID:
-                for (int i = off; i < end; i++) {
-                    a[i] = (float) (1 / (1 + Math.exp(-a[i])));
-                }
+                Elementwise.unary(Elementwise.Unary.SIGMOID, a, off, a, off, len);
                 break;
             case TANH:
-                for (int i = off; i < end; i++) {
-                    a[i] = (float) Math.tanh(a[i]);
-                }
+                Elementwise.unary(Elementwise.Unary.TANH, a, off, a, off, len);
                 break;
             case RELU:
                 for (int i = off; i < end; i++) {

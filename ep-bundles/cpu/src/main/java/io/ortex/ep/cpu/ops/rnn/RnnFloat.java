@@ -3,6 +3,7 @@ package io.ortex.ep.cpu.ops.rnn;
 import io.ortex.api.ElementType;
 import io.ortex.api.Tensor;
 import io.ortex.api.spi.KernelContext;
+import io.ortex.ep.cpu.linalg.Elementwise;
 import io.ortex.ep.cpu.ops.support.Values;
 import io.ortex.ep.cpu.ops.support.WorkingArrays;
 
@@ -265,10 +266,7 @@ final class RnnFloat {
             if (xv == 0f) {
                 continue;
             }
-            int base = kk * ld + col0;
-            for (int j = 0; j < width; j++) {
-                y[yOff + j] += xv * m[base + j];
-            }
+            Elementwise.axpy(xv, m, kk * ld + col0, y, yOff, width);
         }
     }
 

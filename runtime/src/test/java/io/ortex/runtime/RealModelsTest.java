@@ -75,6 +75,48 @@ class RealModelsTest {
     }
 
     @Test
+    void anAllMiniLmRunAllocatesLessThanOneMegabyteOnTheHeap() throws Exception {
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        org.junit.jupiter.api.Assumptions.assumeTrue(mx instanceof com.sun.management.ThreadMXBean,
+                "this JVM does not count allocated bytes per thread");
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) mx;
+        byte[] model;
+        try (InputStream in = RealModelsTest.class.getClassLoader().getResourceAsStream("all-minilm-l6-v2.onnx")) {
+            assertTrue(in != null, "all-minilm-l6-v2.onnx not on the test class path (Maven dependency)");
+            model = in.readAllBytes();
+        }
+        long[] ids = new long[128];
+        long[] mask = new long[128];
+        for (int i = 0; i < 128; i++) {
+            ids[i] = 1000 + i;
+            mask[i] = 1;
+        }
+        Map<String, Tensor> inputs = Map.of("input_ids", Tensor.ofLongs(ids, 1, 128),
+                "attention_mask", Tensor.ofLongs(mask, 1, 128), "token_type_ids", Tensor.ofLongs(new long[128], 1, 128));
+        try (Session session = ortex.createSession(model, new SessionOptions().intraOpThreads(2))) {
+            for (int i = 0; i < 15; i++) {
+                session.run(inputs);
+            }
+            int runs = 10;
+            long before = allocated(threads);
+            for (int i = 0; i < runs; i++) {
+                session.run(inputs);
+            }
+            long perRun = (allocated(threads) - before) / runs;
+            assertTrue(perRun < 1 << 20, "a steady-state run allocated " + perRun + " bytes");
+        }
+    }
+
+    /** Bytes allocated so far by every live thread (the caller and the intra-op threads). */
+    private static long allocated(com.sun.management.ThreadMXBean mx) {
+        long sum = 0;
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            sum += Math.max(0, mx.getThreadAllocatedBytes(t.getId()));
+        }
+        return sum;
+    }
+
+    @Test
     void ppOcrDetectorMatchesOnnxRuntime() throws Exception {
         compare(cached("ppocr-v4-det"), Map.of("x", randomFloats(new long[] {1, 3, 320, 320}, 11)));
     }

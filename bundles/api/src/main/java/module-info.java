@@ -4,7 +4,8 @@
  * implement {@link io.ortex.api.spi.EpFactory}.
  */
 module io.ortex.api {
-    requires static osgi.annotation;
+    requires static org.osgi.annotation.bundle;
+    requires static org.osgi.annotation.versioning;
 
     exports io.ortex.api;
     exports io.ortex.api.spi;

@@ -6,7 +6,8 @@
 module io.ortex.onnx {
     requires transitive io.ortex.api;
     requires com.google.protobuf;
-    requires static osgi.annotation;
+    requires static org.osgi.annotation.bundle;
+    requires static org.osgi.annotation.versioning;
 
     exports io.ortex.onnx to io.ortex.runtime, io.ortex.shell;
     exports io.ortex.onnx.proto to io.ortex.runtime, io.ortex.shell;

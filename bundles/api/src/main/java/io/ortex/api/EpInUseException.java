@@ -9,9 +9,9 @@ import java.util.List;
 public class EpInUseException extends OrtexException {
     private static final long serialVersionUID = 1L;
 
-    /** The registration name of the library that could not be removed. */
+    /** The registration name of the library in use. */
     private final String library;
-    /** The sessions holding it, as {@code id (model)}. */
+    /** The sessions holding the library, each as {@code id (model)}. */
     private final List<String> sessions;
 
     /**

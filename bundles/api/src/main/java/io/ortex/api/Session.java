@@ -4,7 +4,9 @@ import java.nio.file.Path;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
  * A model loaded, partitioned among execution providers and compiled, ready to run.
@@ -51,12 +53,36 @@ public interface Session extends AutoCloseable {
     /**
      * Runs the model and returns every output.
      *
+     * <p>The input tensors are only read, never modified or kept. The output tensors are new and belong to the
+     * caller: no later run reuses their arrays.
+     *
      * @param inputs a tensor for each required input, by name
      * @return the outputs by name, in graph order
      * @throws InvalidArgumentException when an input is missing, unknown, or of the wrong type or rank
      * @throws OrtexException when a node fails; the message names the node
      */
     Map<String, Tensor> run(Map<String, Tensor> inputs);
+
+    /**
+     * Runs a model that has one input and returns every output, as {@link #run(Map)} does.
+     *
+     * @param input the tensor for the model's only input
+     * @return the outputs by name, in graph order
+     * @throws InvalidArgumentException when the model does not have exactly one input (the message lists them),
+     *     or the tensor is of the wrong type or rank
+     * @throws OrtexException when a node fails; the message names the node
+     */
+    default Map<String, Tensor> run(Tensor input) {
+        Objects.requireNonNull(input, "input");
+        List<TensorInfo> inputs = inputs();
+        if (inputs.size() != 1) {
+            String names = inputs.stream().map(TensorInfo::name).collect(Collectors.joining(", "));
+            throw new InvalidArgumentException("run(Tensor) needs a model with one input; " + modelSource()
+                    + (inputs.isEmpty() ? " has none: call run(Map.of())"
+                            : " has " + inputs.size() + " (" + names + "): pass them by name with run(Map)"));
+        }
+        return run(Map.of(inputs.get(0).name(), input));
+    }
 
     /**
      * Runs the model and returns the named outputs.

@@ -8,10 +8,19 @@ import java.util.Objects;
  * A dense tensor: an element type, a shape and the elements in row-major order, held in one primitive Java array
  * (see {@link ElementType#storage()}).
  *
- * <p>Tensors are treated as immutable values. The factories take ownership of the array they are given, without
- * copying it, and the typed accessors ({@link #floats()}, {@link #longs()}, ...) return that array itself so that
- * kernels read it at full speed: callers must not modify an array after handing it to a tensor or after reading
- * it from one. Tensors are safe to share between threads once created.
+ * <p>Tensors are treated as immutable values and are safe to share between threads once created. Who owns the
+ * arrays:
+ * <ul>
+ *   <li>{@link #of(ElementType, long[], Object)}, {@link #ofFloats}, {@link #ofLongs} and the other flat factories
+ *       take the array they are given as it is, without copying it: the caller must not modify it afterwards.</li>
+ *   <li>{@link #of(float[][])} and {@link #of(long[][])} copy the rows into a new array; the caller keeps its
+ *       matrix.</li>
+ *   <li>The typed accessors ({@link #floats()}, {@link #longs()}, ..., {@link #data()}) return the tensor's own
+ *       array, so that kernels read it at full speed: it must not be modified.</li>
+ *   <li>{@link #toFloatArray()} returns a new array that belongs to the caller.</li>
+ * </ul>
+ * The tensors {@link Session#run(java.util.Map)} returns are new and belong to the caller; no later run touches
+ * their arrays.
  *
  * <p>A shape may contain zero-sized dimensions; a tensor of rank 0 is a scalar with one element. The element count
  * must fit in a Java array.
@@ -90,6 +99,64 @@ public final class Tensor {
      */
     public static Tensor ofFloats(float[] data, long... shape) {
         return of(ElementType.FLOAT, shape, data);
+    }
+
+    /**
+     * Creates a float32 tensor of shape {@code [rows, columns]} from a matrix, such as a batch of feature vectors.
+     * The elements are copied; the matrix stays the caller's.
+     *
+     * @param rows the rows, all of the same length
+     * @return the tensor; of shape {@code [0, 0]} when there are no rows
+     * @throws InvalidArgumentException when a row is null or its length differs from the first row's
+     */
+    public static Tensor of(float[][] rows) {
+        int columns = columns(rows);
+        float[] data = new float[rows.length * columns];
+        for (int r = 0; r < rows.length; r++) {
+            System.arraycopy(rows[r], 0, data, r * columns, columns);
+        }
+        return new Tensor(ElementType.FLOAT, new long[] {rows.length, columns}, data, data.length);
+    }
+
+    /**
+     * Creates an int64 tensor of shape {@code [rows, columns]} from a matrix, such as a batch of token ids. The
+     * elements are copied; the matrix stays the caller's.
+     *
+     * @param rows the rows, all of the same length
+     * @return the tensor; of shape {@code [0, 0]} when there are no rows
+     * @throws InvalidArgumentException when a row is null or its length differs from the first row's
+     */
+    public static Tensor of(long[][] rows) {
+        int columns = columns(rows);
+        long[] data = new long[rows.length * columns];
+        for (int r = 0; r < rows.length; r++) {
+            System.arraycopy(rows[r], 0, data, r * columns, columns);
+        }
+        return new Tensor(ElementType.INT64, new long[] {rows.length, columns}, data, data.length);
+    }
+
+    /** Checks that a matrix is rectangular and gives its column count. */
+    private static int columns(Object[] rows) {
+        Objects.requireNonNull(rows, "rows");
+        int columns = rows.length == 0 ? 0 : rowLength(rows, 0);
+        for (int r = 1; r < rows.length; r++) {
+            if (rowLength(rows, r) != columns) {
+                throw new InvalidArgumentException("row " + r + " has " + Array.getLength(rows[r])
+                        + " elements, row 0 has " + columns + ": a tensor needs rows of one length");
+            }
+        }
+        if ((long) rows.length * columns > MAX_ELEMENTS) {
+            throw new InvalidArgumentException(rows.length + " rows of " + columns + " elements are more than "
+                    + MAX_ELEMENTS + " elements");
+        }
+        return columns;
+    }
+
+    private static int rowLength(Object[] rows, int r) {
+        if (rows[r] == null) {
+            throw new InvalidArgumentException("row " + r + " is null");
+        }
+        return Array.getLength(rows[r]);
     }
 
     /**
@@ -273,6 +340,29 @@ public final class Tensor {
      */
     public String[] strings() {
         return (String[]) typed(String[].class);
+    }
+
+    /**
+     * Copies the elements into a new float array, whatever the numeric type, so that an output can be read without
+     * knowing its storage class: float32 elements as they are, the other types converted as
+     * {@link #getDouble(int)} reads them and then rounded to float (int64 values beyond 2^24 and float64 values lose
+     * precision).
+     *
+     * @return a new array of {@link #size()} elements in row-major order, which belongs to the caller
+     * @throws InvalidArgumentException for string tensors
+     */
+    public float[] toFloatArray() {
+        if (type == ElementType.FLOAT) {
+            return ((float[]) data).clone();
+        }
+        if (type == ElementType.STRING) {
+            throw new InvalidArgumentException("a string tensor has no numeric elements");
+        }
+        float[] copy = new float[size];
+        for (int i = 0; i < size; i++) {
+            copy[i] = (float) getDouble(i);
+        }
+        return copy;
     }
 
     /**

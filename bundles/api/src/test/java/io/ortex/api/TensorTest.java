@@ -165,4 +165,53 @@ class TensorTest {
         assertEquals("Tensor[string scalar: hi]", Tensor.ofStrings(new String[] {"hi"}).toString());
         assertEquals("Tensor[bool 1: true]", Tensor.ofBooleans(new boolean[] {true}, 1).toString());
     }
+
+    @Test
+    void matrixFactoriesCopyTheRows() {
+        float[][] features = {{1, 2, 3}, {4, 5, 6}};
+        Tensor f = Tensor.of(features);
+        assertEquals(ElementType.FLOAT, f.type());
+        assertArrayEquals(new long[] {2, 3}, f.shape());
+        assertArrayEquals(new float[] {1, 2, 3, 4, 5, 6}, f.floats());
+        features[1][2] = 60;
+        assertEquals(6, f.floats()[5], "the tensor has its own copy");
+        long[][] tokens = {{101, 7592, 2088, 102}};
+        Tensor t = Tensor.of(tokens);
+        assertEquals(ElementType.INT64, t.type());
+        assertArrayEquals(new long[] {1, 4}, t.shape());
+        assertArrayEquals(new long[] {101, 7592, 2088, 102}, t.longs());
+        assertArrayEquals(new long[] {0, 0}, Tensor.of(new long[0][]).shape());
+        assertArrayEquals(new long[] {3, 0}, Tensor.of(new float[3][0]).shape());
+    }
+
+    @Test
+    void matrixFactoriesRefuseRaggedAndNullRows() {
+        InvalidArgumentException ragged = assertThrows(InvalidArgumentException.class,
+                () -> Tensor.of(new float[][] {{1, 2}, {3, 4}, {5}}));
+        assertTrue(ragged.getMessage().contains("row 2 has 1 elements, row 0 has 2"), ragged.getMessage());
+        InvalidArgumentException nullRow = assertThrows(InvalidArgumentException.class,
+                () -> Tensor.of(new long[][] {{1}, null}));
+        assertTrue(nullRow.getMessage().contains("row 1 is null"), nullRow.getMessage());
+        assertThrows(NullPointerException.class, () -> Tensor.of((float[][]) null));
+    }
+
+    @Test
+    void toFloatArrayReadsEveryNumericTypeIntoANewArray() {
+        float[] data = {1.5f, -2};
+        Tensor f = Tensor.ofFloats(data, 2);
+        float[] copy = f.toFloatArray();
+        assertArrayEquals(data, copy);
+        copy[0] = 9;
+        assertEquals(1.5f, f.floats()[0], "the copy belongs to the caller");
+        assertArrayEquals(new float[] {3, -4}, Tensor.ofLongs(new long[] {3, -4}, 2).toFloatArray());
+        assertArrayEquals(new float[] {0.25f}, Tensor.ofDoubles(new double[] {0.25}, 1).toFloatArray());
+        assertArrayEquals(new float[] {255}, Tensor.of(ElementType.UINT8, new long[] {1}, new byte[] {-1})
+                .toFloatArray());
+        assertArrayEquals(new float[] {1, 0}, Tensor.ofBooleans(new boolean[] {true, false}, 2).toFloatArray());
+        short half = HalfFloats.floatToFloat16(0.5f);
+        assertArrayEquals(new float[] {0.5f}, Tensor.of(ElementType.FLOAT16, new long[] {1}, new short[] {half})
+                .toFloatArray());
+        assertArrayEquals(new float[0], Tensor.zeros(ElementType.INT32, 0, 4).toFloatArray());
+        assertThrows(InvalidArgumentException.class, () -> Tensor.ofStrings(new String[] {"a"}, 1).toFloatArray());
+    }
 }

@@ -79,6 +79,38 @@ class InferenceSessionTest {
     }
 
     @Test
+    void runWithOneTensorFeedsTheOnlyInput() {
+        ModelBuilder relu = TestModels.builder()
+                .input("x", TestModels.FLOAT, -1, 2)
+                .node("Relu", "relu", List.of("x"), List.of("y"))
+                .output("y", TestModels.FLOAT, -1, 2);
+        try (Session s = open(relu)) {
+            Map<String, Tensor> out = s.run(Tensor.of(new float[][] {{-1, 2}, {3, -4}}));
+            assertEquals(List.of("y"), List.copyOf(out.keySet()));
+            assertArrayEquals(new long[] {2, 2}, out.get("y").shape());
+            assertArrayEquals(new float[] {0, 2, 3, 0}, out.get("y").toFloatArray());
+            assertThrows(InvalidArgumentException.class, () -> s.run(Tensor.of(new long[][] {{1, 2}})),
+                    "the type is checked as with run(Map)");
+        }
+        try (Session s = open(TestModels.mul())) {
+            InvalidArgumentException e = assertThrows(InvalidArgumentException.class,
+                    () -> s.run(Tensor.ofFloats(new float[6], 2, 3)));
+            assertTrue(e.getMessage().contains("has 2 (x, y)") && e.getMessage().contains("run(Map)"),
+                    e.getMessage());
+        }
+        ModelBuilder constant = TestModels.builder()
+                .floats("w", new long[] {2}, 1, 2)
+                .node("Identity", "id", List.of("w"), List.of("out"))
+                .output("out", TestModels.FLOAT, 2);
+        try (Session s = open(constant)) {
+            InvalidArgumentException e = assertThrows(InvalidArgumentException.class,
+                    () -> s.run(Tensor.ofFloats(new float[2], 2)));
+            assertTrue(e.getMessage().contains("has none: call run(Map.of())"), e.getMessage());
+            assertArrayEquals(new float[] {1, 2}, s.run(Map.of()).get("out").floats());
+        }
+    }
+
+    @Test
     void assignmentListsEveryNodeWithItsEpAndOp() {
         try (Session s = open(TestModels.addMulRelu())) {
             List<NodeAssignment> a = s.assignment();

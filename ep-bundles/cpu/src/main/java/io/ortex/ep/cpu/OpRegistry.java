@@ -21,6 +21,10 @@ public final class OpRegistry {
 
     private final Map<String, List<Range>> entries = new TreeMap<>();
 
+    /** Creates an empty table. */
+    public OpRegistry() {
+    }
+
     private record Range(int sinceVersion, int untilVersion, KernelFactory factory) {
         boolean contains(int opset) {
             return opset >= sinceVersion && opset <= untilVersion;

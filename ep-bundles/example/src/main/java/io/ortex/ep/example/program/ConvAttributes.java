@@ -37,25 +37,25 @@ public record ConvAttributes(int spatialRank, int group, int[] kernel, int[] str
         dilations = dilations.clone();
     }
 
-    /** Returns a copy of the kernel size. */
+    /** {@return a copy of the kernel size} */
     @Override
     public int[] kernel() {
         return kernel.clone();
     }
 
-    /** Returns a copy of the strides. */
+    /** {@return a copy of the strides} */
     @Override
     public int[] strides() {
         return strides.clone();
     }
 
-    /** Returns a copy of the pads. */
+    /** {@return a copy of the pads} */
     @Override
     public int[] pads() {
         return pads.clone();
     }
 
-    /** Returns a copy of the dilations. */
+    /** {@return a copy of the dilations} */
     @Override
     public int[] dilations() {
         return dilations.clone();

@@ -28,7 +28,7 @@ public record Instruction(OpCode op, OpAttributes attributes, int[] inputs, bool
         inputs = inputs.clone();
     }
 
-    /** Returns a copy of the operand slots. */
+    /** {@return a copy of the operand slots} */
     @Override
     public int[] inputs() {
         return inputs.clone();

@@ -90,6 +90,10 @@ public final class PerformanceReport {
                 });
         collect("Session creation (2 threads)", SessionCreateBenchmark.class, Map.of(), TimeUnit.MILLISECONDS,
                 r -> r.getParams().getParam("model"), r -> 0);
+        // the ONNX Runtime EP: Ortex's side is the session with OrtExecutionProvider appended
+        collect("Ortex with the ONNX Runtime EP (OrtExecutionProvider) against ONNX Runtime called directly",
+                OrtEpBenchmark.class, "(ortexWithOrtEp|onnxRuntime)$", Map.of(), TimeUnit.MILLISECONDS,
+                r -> r.getParams().getParam("model"), r -> 0);
     }
 
     /** Names a benchmark's row. */
@@ -104,8 +108,17 @@ public final class PerformanceReport {
 
     private void collect(String group, Class<?> benchmark, Map<String, String[]> params, TimeUnit unit, Label label,
                          Flops flops) throws RunnerException {
+        collect(group, benchmark, "", params, unit, label, flops);
+    }
+
+    /**
+     * Runs the benchmark methods whose names match {@code methods} (all when empty); a method whose name starts with
+     * {@code ortex} is Ortex's side of a row, any other ONNX Runtime's.
+     */
+    private void collect(String group, Class<?> benchmark, String methods, Map<String, String[]> params,
+                         TimeUnit unit, Label label, Flops flops) throws RunnerException {
         ChainedOptionsBuilder o = new OptionsBuilder()
-                .include(benchmark.getName() + "\\.")
+                .include(benchmark.getName() + "\\." + methods)
                 .forks(1)
                 .jvmArgsAppend("--add-modules", "jdk.incubator.vector", "-Xss8m")
                 .shouldFailOnError(true);
@@ -131,7 +144,7 @@ public final class PerformanceReport {
             double median = r.getPrimaryResult().getStatistics().getPercentile(50);
             double ms = unit == TimeUnit.MICROSECONDS ? median / 1000 : median;
             double[] pair = pairs.computeIfAbsent(key, k -> new double[] {Double.NaN, Double.NaN});
-            pair[method.equals("ortex") ? 0 : 1] = ms;
+            pair[method.startsWith("ortex") ? 0 : 1] = ms;
             work.put(key, flops.of(r));
         }
         pairs.forEach((key, pair) -> {

@@ -55,6 +55,19 @@ class CrashSafetyIT {
         return p;
     }
 
+    /** Waits until a hidden temporary file not in {@code before} appears in a folder, or the process ends. */
+    private void awaitNewTemporary(Path folder, List<String> before, Process p, long limitMillis) throws Exception {
+        long deadline = System.nanoTime() + limitMillis * 1_000_000;
+        while (System.nanoTime() < deadline && p.isAlive()) {
+            for (String f : files(folder)) {
+                if (f.startsWith(".") && f.endsWith(".tmp") && !before.contains(f)) {
+                    return;
+                }
+            }
+            Thread.onSpinWait();
+        }
+    }
+
     private List<String> files(Path folder) throws IOException {
         try (Stream<Path> s = Files.list(folder)) {
             return s.map(p -> p.getFileName().toString()).sorted().toList();
@@ -82,9 +95,15 @@ class CrashSafetyIT {
                     Files.delete(outDir.resolve(f));
                 }
             }
+            List<String> before = files(outDir);
             Process p = start(command(model, out));
-            // the second half of a compile's time holds the compilation and the writing
-            Thread.sleep((long) (fullMillis * (0.25 + 0.7 * random.nextDouble())));
+            if (i % 2 == 0) {
+                // the second half of a compile's time holds the compilation and the writing
+                Thread.sleep((long) (fullMillis * (0.25 + 0.7 * random.nextDouble())));
+            } else {
+                // the writing itself is a few milliseconds: wait for a new temporary file, then kill at once
+                awaitNewTemporary(outDir, before, p, 2 * fullMillis + 10_000);
+            }
             p.destroyForcibly();
             assertTrue(p.waitFor(30, TimeUnit.SECONDS));
             List<String> left = files(outDir).stream().filter(f -> !f.startsWith(".")).toList();
@@ -98,7 +117,7 @@ class CrashSafetyIT {
             for (String f : hidden) {
                 assertTrue(f.endsWith(".tmp"), "kill " + i + ": only hidden .tmp files: " + f);
             }
-            staged += hidden.isEmpty() ? 0 : 1;
+            staged += hidden.stream().anyMatch(f -> !before.contains(f)) ? 1 : 0;
         }
         System.out.println("CrashSafetyIT: " + KILLS + " kills in a " + fullMillis + " ms compile: " + complete
                 + " after the output was complete, " + (KILLS - complete) + " before (" + staged

@@ -1,6 +1,7 @@
 /**
- * The Ortex command line ({@code ortex run|test|compile|devices|eps|demo}) and, in an OSGi framework, the Gogo shell
- * commands ({@code ortex:*}) and the {@link io.ortex.shell.CommandLine} service built on the same command classes.
+ * The Ortex command line ({@code ortex run|test|compile|inspect|devices|eps|demo}) and, in an OSGi framework, the
+ * Gogo shell commands ({@code ortex:*}) and the {@link io.ortex.shell.CommandLine} service built on the same command
+ * classes.
  */
 module io.ortex.shell {
     requires io.ortex.api;

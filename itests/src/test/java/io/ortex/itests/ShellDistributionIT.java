@@ -212,6 +212,65 @@ class ShellDistributionIT {
     }
 
     @Test
+    void aGroupCompiledInTheShellOpensSideBySideAndReproducesItsSources(@TempDir Path dir) throws Exception {
+        Path home = distribution(dir);
+        List<Path> models = EpContextGroupIT.twoModelsSharingALayer(dir.resolve("src"));
+        Path out = dir.resolve("out");
+        try (ShellProcess shell = ShellProcess.start(home)) {
+            deployExample(home);
+            awaitEps(shell, EXAMPLE_EP, eps -> eps.lines().anyMatch(l -> l.startsWith(EXAMPLE_EP)
+                    && l.contains(" NPU ")));
+            String compile = shell.run("ortex:compile " + models.get(0) + " " + models.get(1) + " -o " + out
+                    + " --share --policy PREFER_NPU");
+            assertTrue(compile.startsWith("compiled 2 models into ") && compile.contains("sharing saved "), compile);
+            Path bin = out.resolve("intent_ctx_shared.bin");
+            assertTrue(Files.isRegularFile(bin), compile);
+
+            String inspect = shell.run("ortex:inspect " + out.resolve("intent_ctx.onnx"));
+            assertTrue(inspect.contains("source " + EXAMPLE_EP + ", embed_mode 0, main context")
+                    && inspect.contains("binary 'intent_ctx_shared.bin': " + Files.size(bin) + " bytes, present"),
+                    inspect);
+
+            List<String> ids = new java.util.ArrayList<>();
+            for (String stem : List.of("intent", "topic")) {
+                ids.add(sessionId(shell.run("ortex:open " + out.resolve(stem + "_ctx.onnx")
+                        + " --config ep.share_ep_contexts=1 --policy PREFER_NPU")));
+            }
+            String sessions = shell.run("ortex:sessions");
+            assertTrue(sessions.contains(ids.get(0) + " ") && sessions.contains(ids.get(1) + " "), sessions);
+            for (int i = 0; i < 2; i++) {
+                String stem = i == 0 ? "intent" : "topic";
+                String compiled = shell.run("ortex:run " + ids.get(i) + " --shape x=3x32 --output-dir "
+                        + dir.resolve("compiled-" + stem));
+                assertTrue(compiled.contains(EXAMPLE_EP), compiled);
+                String source = shell.run("ortex:run " + models.get(i) + " --shape x=3x32 --ep CPUExecutionProvider"
+                        + " --output-dir " + dir.resolve("source-" + stem));
+                assertTrue(source.contains("CPUExecutionProvider"), source);
+                assertEquals(Files.readAllBytes(dir.resolve("source-" + stem + "/output_0.pb")).length,
+                        Files.readAllBytes(dir.resolve("compiled-" + stem + "/output_0.pb")).length);
+                assertEquals(null, io.ortex.onnx.TensorComparison.difference(
+                        tensor(dir.resolve("source-" + stem + "/output_0.pb")),
+                        tensor(dir.resolve("compiled-" + stem + "/output_0.pb")), 1e-5, 1e-6), stem);
+            }
+            for (String id : ids) {
+                assertEquals("closed " + id, shell.run("ortex:close " + id).strip());
+            }
+
+            String help = shell.run("help ortex:compile");
+            assertTrue(help.contains(io.ortex.shell.internal.Usage.COMPILE_WHAT)
+                    && help.contains(io.ortex.shell.internal.Usage.COMPILE), help);
+            assertTrue(shell.run("ortex:compile --help").startsWith("usage: ortex compile "
+                    + io.ortex.shell.internal.Usage.COMPILE));
+            assertTrue(shell.run("help ortex:inspect").contains(io.ortex.shell.internal.Usage.INSPECT_WHAT));
+        }
+    }
+
+    private static io.ortex.api.Tensor tensor(Path file) throws Exception {
+        return io.ortex.onnx.TensorCodec.fromProto(io.ortex.onnx.proto.Onnx.TensorProto.parseFrom(
+                Files.readAllBytes(file)));
+    }
+
+    @Test
     void exitLeavesThePlainShellWithoutAnError(@TempDir Path dir) throws Exception {
         try (ShellProcess shell = ShellProcess.start(distribution(dir))) {
             assertTrue(shell.run("ortex:eps").contains("CPUExecutionProvider"));

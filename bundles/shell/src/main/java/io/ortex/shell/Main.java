@@ -3,10 +3,13 @@ package io.ortex.shell;
 import io.ortex.shell.internal.CompileCommand;
 import io.ortex.shell.internal.DemoCommand;
 import io.ortex.shell.internal.DeviceCommands;
+import io.ortex.api.Names;
 import io.ortex.shell.internal.Failures;
+import io.ortex.shell.internal.InspectCommand;
 import io.ortex.shell.internal.Options;
 import io.ortex.shell.internal.RunCommand;
 import io.ortex.shell.internal.TestCommand;
+import io.ortex.shell.internal.Usage;
 import io.ortex.shell.internal.UsageException;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -29,10 +32,14 @@ public final class Main {
             "  test PATH... [--rtol R] [--atol A] [--report FILE] [--threads N] [EP options]",
             "  compile MODEL -o OUT [--embed] [--flags error-if-no-nodes-compiled,error-if-output-exists]",
             "            [EP options]    writes a compiled (EPContext) model",
+            "  compile MODEL... -o DIR --share [--embed] [EP options]",
+            "                            compiles a group into DIR/<model>_ctx.onnx and one shared context binary",
+            "  inspect MODEL [--json] [--env KEY=VALUE]... [--register NAME=JAR]...",
+            "                            opsets, inputs, outputs, nodes, EPContext nodes, binaries, compatibility",
             "EP options: [--policy P | --ep NAME...] [--config KEY=VALUE]... [--env KEY=VALUE]...",
             "            [--register NAME=JAR]...  (devices and eps take --env and --register too)",
             "policies: DEFAULT PREFER_CPU PREFER_NPU PREFER_GPU MAX_PERFORMANCE MAX_EFFICIENCY MIN_OVERALL_POWER",
-            "every verb takes --verbose (stack traces on errors)");
+            "every verb takes --verbose (stack traces on errors) and --help (its usage); ortex help VERB too");
 
     private Main() {
     }
@@ -60,11 +67,17 @@ public final class Main {
     }
 
     private static int dispatch(List<String> list, PrintStream out) {
+        if (list.size() >= 2 && list.get(0).equals("help")) {
+            return help(list.get(1), out);
+        }
         if (list.isEmpty() || list.get(0).equals("help") || list.get(0).equals("--help")) {
             out.println(USAGE);
             return list.isEmpty() ? 2 : 0;
         }
         String verb = list.remove(0);
+        if (list.contains("--help") || list.contains("-h")) {
+            return help(verb, out);
+        }
         switch (verb) {
             case "run":
                 return RunCommand.run(Options.parse(list, RunCommand.FLAGS, RunCommand.VALUED), out);
@@ -76,11 +89,22 @@ public final class Main {
                 return DeviceCommands.devices(parseNoArgs(list), out);
             case "eps":
                 return DeviceCommands.eps(parseNoArgs(list), out);
+            case "inspect":
+                return InspectCommand.run(Options.parse(list, InspectCommand.FLAGS, InspectCommand.VALUED), out);
             case "demo":
                 return DemoCommand.run(Options.parse(list, DemoCommand.FLAGS, DemoCommand.VALUED), out);
             default:
-                throw new UsageException("unknown verb '" + verb + "'; try: ortex help");
+                throw new UsageException("unknown verb " + Names.quote(verb) + "; try: ortex help");
         }
+    }
+
+    /** Prints one verb's usage. */
+    private static int help(String verb, PrintStream out) {
+        if (!Usage.known(verb)) {
+            throw new UsageException("unknown verb " + Names.quote(verb) + "; try: ortex help");
+        }
+        out.println(Usage.of(verb));
+        return 0;
     }
 
     private static Options parseNoArgs(List<String> list) {

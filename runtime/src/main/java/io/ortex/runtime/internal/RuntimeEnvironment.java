@@ -663,7 +663,7 @@ public final class RuntimeEnvironment implements Environment {
             s.close();
         }
         registry.releaseAll();
-        sharedContexts.discard();
+        sharedContexts.finishOpenGroup();
         pools.close();
     }
 }

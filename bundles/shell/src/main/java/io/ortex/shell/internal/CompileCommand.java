@@ -4,6 +4,7 @@ import io.ortex.api.CompileFlag;
 import io.ortex.api.CompileResult;
 import io.ortex.api.Environment;
 import io.ortex.api.ModelCompiler;
+import io.ortex.api.SessionOptions;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.EnumSet;
@@ -13,13 +14,13 @@ import java.util.Set;
 
 /**
  * {@code ortex compile MODEL -o OUT [--embed] [--flags error-if-no-nodes-compiled,error-if-output-exists] [EP
- * options]}: the compile API on the command line. Reports the EPContext nodes written per EP and the files; when
- * stderr is an interactive terminal ({@link System#console()} is not null), shows the compile progress (partitions
- * compiled of all) as a bar there, and nothing otherwise.
+ * options]}: the compile API on the command line ({@code --share} compiles a group: {@link GroupCompile}). Reports
+ * the EPContext nodes written per EP and the files; when stderr is an interactive terminal ({@link System#console()}
+ * is not null), shows the compile progress (partitions compiled of all) as a bar there, and nothing otherwise.
  */
 public final class CompileCommand {
     /** The flags of this verb. */
-    public static final Set<String> FLAGS = Set.of("--embed", "--verbose");
+    public static final Set<String> FLAGS = Set.of("--embed", "--verbose", "--share");
     /** The valued options of this verb. */
     public static final Set<String> VALUED = RunCommand.union(SessionSettings.VALUED, Set.of("-o", "--output",
             "--flags"));
@@ -35,16 +36,14 @@ public final class CompileCommand {
      * @return the exit status
      */
     public static int run(Options o, PrintStream out) {
+        if (o.has("--share")) {
+            return GroupCompile.run(o, out);
+        }
         if (o.positional().size() != 1) {
-            throw new UsageException("compile needs exactly one MODEL, got " + o.positional().size());
+            throw new UsageException("compile needs exactly one MODEL, got " + o.positional().size()
+                    + " (a group of models sharing their EP contexts: compile MODEL... -o DIR --share)");
         }
-        if (o.has("-o") && o.has("--output")) {
-            throw new UsageException("give the output once, with -o or --output");
-        }
-        String output = o.get("-o", o.get("--output", null));
-        if (output == null) {
-            throw new UsageException("compile needs the output model: -o OUT");
-        }
+        String output = output(o, "compile needs the output model: -o OUT");
         Path model = Path.of(o.positional().get(0));
         Set<CompileFlag> flags = flags(o.get("--flags", ""));
         try (Environment env = SessionSettings.environment(o)) {
@@ -76,8 +75,32 @@ public final class CompileCommand {
                 Table.line(out, "  %s: %d EPContext node%s", e.getKey(), e.getValue(), e.getValue() == 1 ? "" : "s");
             }
             r.files().forEach(f -> Table.line(out, "  wrote %s", f));
+            Map<String, String> config = o.keyValues("--config");
+            if ("1".equals(config.get(SessionOptions.EP_SHARE_EP_CONTEXTS))
+                    && !"1".equals(config.get(SessionOptions.EP_STOP_SHARE_EP_CONTEXTS))) {
+                out.println("  the sharing group stays open: its shared context binary is written by the compile that"
+                        + " sets " + SessionOptions.EP_STOP_SHARE_EP_CONTEXTS + "=1, or when the runtime closes");
+            }
         }
         return 0;
+    }
+
+    /**
+     * Gets the output, given once with {@code -o} or {@code --output}.
+     *
+     * @param o the parsed options
+     * @param missing the message when it is missing
+     * @return the output
+     */
+    static String output(Options o, String missing) {
+        if (o.has("-o") && o.has("--output")) {
+            throw new UsageException("give the output once, with -o or --output");
+        }
+        String output = o.get("-o", o.get("--output", null));
+        if (output == null) {
+            throw new UsageException(missing);
+        }
+        return output;
     }
 
     /** The number of cells of the progress bar. */

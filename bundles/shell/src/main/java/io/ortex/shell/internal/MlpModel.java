@@ -26,13 +26,34 @@ public final class MlpModel {
      */
     public static byte[] build(int inputs, int hidden, int classes, long seed) {
         SplittableRandom random = new SplittableRandom(seed);
+        return build(inputs, hidden, classes, random, random);
+    }
+
+    /**
+     * Builds one of a family of models that share their first layer: models built with the same {@code seed} and
+     * different {@code headSeed}s have the same {@code w1} and {@code b1} and their own {@code w2} and {@code b2}, as
+     * task heads on one backbone do (the case for compiling a group that shares its weights).
+     *
+     * @param inputs the input width
+     * @param hidden the hidden width
+     * @param classes the output width
+     * @param seed the first layer's seed
+     * @param headSeed the second layer's seed
+     * @return the serialized model, as {@link #build(int, int, int, long)} describes it
+     */
+    public static byte[] build(int inputs, int hidden, int classes, long seed, long headSeed) {
+        return build(inputs, hidden, classes, new SplittableRandom(seed), new SplittableRandom(headSeed));
+    }
+
+    private static byte[] build(int inputs, int hidden, int classes, SplittableRandom random,
+                                SplittableRandom head) {
         Onnx.GraphProto.Builder g = Onnx.GraphProto.newBuilder().setName("mlp")
                 .addInput(value("x", "N", inputs))
                 .addOutput(value("probabilities", "N", classes))
                 .addInitializer(weights("w1", random, inputs, hidden))
                 .addInitializer(weights("b1", random, hidden))
-                .addInitializer(weights("w2", random, hidden, classes))
-                .addInitializer(weights("b2", random, classes));
+                .addInitializer(weights("w2", head, hidden, classes))
+                .addInitializer(weights("b2", head, classes));
         g.addNode(node("MatMul", "fc1", "x", "w1", "h1"));
         g.addNode(node("Add", "bias1", "h1", "b1", "h2"));
         g.addNode(Onnx.NodeProto.newBuilder().setOpType("Relu").setName("relu").addInput("h2").addOutput("h3"));

@@ -4,6 +4,7 @@ import io.ortex.api.Environment;
 import io.ortex.shell.internal.OpenSessions;
 import io.ortex.shell.internal.Options;
 import io.ortex.shell.internal.RunCommand;
+import io.ortex.shell.internal.Usage;
 import java.util.List;
 import org.apache.felix.service.command.Descriptor;
 import org.osgi.service.component.annotations.Activate;
@@ -13,22 +14,23 @@ import org.osgi.service.component.annotations.Reference;
 
 /**
  * The Gogo commands that run models: {@code ortex:run}, {@code ortex:test}, {@code ortex:compile},
- * {@code ortex:demo}, and the sessions kept open between commands, {@code ortex:open}, {@code ortex:sessions},
- * {@code ortex:close}. Options are those of the command line. Immediate, so that the open sessions live as long as
- * the component; they are closed when it deactivates.
+ * {@code ortex:inspect}, {@code ortex:demo}, and the sessions kept open between commands, {@code ortex:open},
+ * {@code ortex:sessions}, {@code ortex:close}. Options are those of the command line. Immediate, so that the open
+ * sessions live as long as the component; they are closed when it deactivates.
  */
 @Component(service = ModelShellCommands.class, immediate = true, property = {
     "osgi.command.scope=ortex",
     "osgi.command.function=run",
     "osgi.command.function=test",
     "osgi.command.function=compile",
+    "osgi.command.function=inspect",
     "osgi.command.function=demo",
     "osgi.command.function=open",
     "osgi.command.function=sessions",
     "osgi.command.function=close"
 })
 public final class ModelShellCommands {
-    private static final String EP_OPTIONS = "[--policy P | --ep NAME...] [--config KEY=VALUE]... [--threads N]";
+    private static final String EP_OPTIONS = Usage.SHELL_EP_OPTIONS;
 
     private final Environment environment;
     private final OpenSessions sessions = new OpenSessions();
@@ -74,9 +76,8 @@ public final class ModelShellCommands {
      *
      * @param args the paths and options
      */
-    @Descriptor("runs ONNX backend test cases (model.onnx with test_data_set_N) and prints PASS, FAIL or ERROR per "
-            + "case, then the counts")
-    public void test(@Descriptor("PATH... [--rtol R] [--atol A] [--report FILE] " + EP_OPTIONS) String... args) {
+    @Descriptor(Usage.TEST_WHAT)
+    public void test(@Descriptor(Usage.TEST) String... args) {
         Verbs.shell(environment, "test", args);
     }
 
@@ -85,10 +86,19 @@ public final class ModelShellCommands {
      *
      * @param args the model and options
      */
-    @Descriptor("compiles MODEL for the selected EPs and writes an EPContext model")
-    public void compile(@Descriptor("MODEL -o OUT [--embed] [--flags error-if-no-nodes-compiled,"
-            + "error-if-output-exists] " + EP_OPTIONS) String... args) {
+    @Descriptor(Usage.COMPILE_WHAT)
+    public void compile(@Descriptor(Usage.COMPILE) String... args) {
         Verbs.shell(environment, "compile", args);
+    }
+
+    /**
+     * Reports what a model holds.
+     *
+     * @param args the model and options
+     */
+    @Descriptor(Usage.INSPECT_WHAT)
+    public void inspect(@Descriptor(Usage.INSPECT) String... args) {
+        Verbs.shell(environment, "inspect", args);
     }
 
     /**
@@ -96,7 +106,7 @@ public final class ModelShellCommands {
      *
      * @param args the options
      */
-    @Descriptor("the end-to-end tour on all-MiniLM-L6-v2")
+    @Descriptor(Usage.DEMO_WHAT)
     public void demo(@Descriptor("[--verbose]") String... args) {
         Verbs.shell(environment, "demo", args);
     }

@@ -214,4 +214,22 @@ class SharedEpContextTest {
         assertTrue(Files.isRegularFile(out.resolve("a_shared.bin")));
         assertArrayEquals(run(sources.resolve("mlp3.onnx")), run(out.resolve("c.onnx")));
     }
+
+    @Test
+    void aGroupLeftOpenIsFinishedWhenTheEnvironmentClosesSoNoModelPointsAtAMissingBinary() throws IOException {
+        SessionOptions share = EpContextTest.npu().config(SessionOptions.EP_SHARE_EP_CONTEXTS, "1");
+        for (int i = 1; i <= 2; i++) {
+            env.modelCompiler(share).inputModel(sources.resolve("mlp" + i + ".onnx"))
+                    .compileToFile(out.resolve("mlp" + i + "_ctx.onnx"));
+        }
+        Path bin = out.resolve("mlp1_ctx_shared.bin");
+        assertFalse(Files.exists(bin), "not written while the group is open");
+        env.close();
+        assertTrue(Files.isRegularFile(bin), "written when the environment closes");
+        env = Environment.create(Map.of(Environment.ALLOW_VIRTUAL_DEVICES, "1"));
+        for (int i = 1; i <= 2; i++) {
+            assertArrayEquals(run(sources.resolve("mlp" + i + ".onnx")), run(out.resolve("mlp" + i + "_ctx.onnx")),
+                    "compiled model " + i);
+        }
+    }
 }

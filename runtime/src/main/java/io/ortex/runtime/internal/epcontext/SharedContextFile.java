@@ -5,20 +5,27 @@ import io.ortex.api.InvalidModelException;
 import io.ortex.api.spi.SharedBlob;
 import io.ortex.onnx.ModelWriter;
 import java.io.IOException;
+import java.lang.ref.SoftReference;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The shared context binary: a file of content-addressed entries (EPContext payloads and the {@link SharedBlob}s
  * they refer to) that several compiled models share, written once by the last session of a sharing group and read
- * entry by entry when those models load. Stateless.
+ * once when those models load (a small cache of recently read files). Thread safe.
  *
  * <h2>Layout</h2>
  * All numbers little-endian.
@@ -39,6 +46,15 @@ public final class SharedContextFile {
     public static final int FORMAT = 1;
     private static final int HEADER = 12;
     private static final int INDEX_RECORD = 32 + 8 + 8;
+    /** How many files' entries are kept. */
+    private static final int CACHED_FILES = 8;
+    private static final AtomicLong FILE_READS = new AtomicLong();
+    private static final Map<Stamp, Slot> CACHE = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Stamp, Slot> eldest) {
+            return size() > CACHED_FILES;
+        }
+    };
 
     private SharedContextFile() {
     }
@@ -78,16 +94,78 @@ public final class SharedContextFile {
     }
 
     /**
-     * Reads some entries of a shared context binary, checking each against its key.
+     * Reads some entries of a shared context binary, checking each against its key. The file is read whole once and
+     * its entries kept (softly, for the last {@value #CACHED_FILES} files) while its path, size, modification time
+     * and file key stay the same, so that the models of a sharing group, loaded one after another, read their
+     * shared binary once. Every file is written to a temporary name and moved into place, so a rewritten binary has
+     * another file key and is read again.
      *
      * @param file the file
      * @param keys the keys wanted
      * @param what the node reading it, for messages
-     * @return the entries by key, in the order asked
+     * @return the entries by key, in the order asked; each array is the caller's own
      * @throws InvalidModelException when the file is missing ({@code NO_SUCH_FILE}), not such a file, lacks a key or
      *     holds an entry that does not match its key
      */
     public static Map<String, byte[]> read(Path file, Iterable<String> keys, String what) {
+        Map<String, byte[]> all = entries(file, what);
+        Map<String, byte[]> out = new LinkedHashMap<>();
+        for (String key : keys) {
+            byte[] bytes = all.get(key);
+            if (bytes == null) {
+                throw bad(what, file, "it has no entry " + key);
+            }
+            out.put(key, bytes.clone());
+        }
+        return out;
+    }
+
+    /**
+     * Gets how many times a shared context binary was read from disk in this process, for tests.
+     *
+     * @return the count
+     */
+    public static long fileReads() {
+        return FILE_READS.get();
+    }
+
+    /** What identifies one version of a file: a rewritten file (moved into place) has another file key. */
+    private record Stamp(Path path, long size, FileTime modified, Object fileKey) {
+    }
+
+    private static Map<String, byte[]> entries(Path file, String what) {
+        Stamp stamp;
+        try {
+            BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class);
+            stamp = new Stamp(file.toAbsolutePath().normalize(), a.size(), a.lastModifiedTime(), a.fileKey());
+        } catch (NoSuchFileException e) {
+            throw missing(what, file);
+        } catch (IOException e) {
+            throw bad(what, file, "it cannot be read: " + e.getMessage());
+        }
+        Slot slot;
+        synchronized (CACHE) {
+            slot = CACHE.computeIfAbsent(stamp, k -> new Slot());
+        }
+        // sessions loading the same file at once wait for one read; other files are read meanwhile
+        synchronized (slot) {
+            Map<String, byte[]> cached = slot.entries == null ? null : slot.entries.get();
+            if (cached == null || stamp.fileKey() == null) {
+                cached = readAll(file, what);
+                FILE_READS.incrementAndGet();
+                slot.entries = new SoftReference<>(cached);
+            }
+            return cached;
+        }
+    }
+
+    /** The entries of one version of a file, kept while memory allows. */
+    private static final class Slot {
+        private SoftReference<Map<String, byte[]>> entries;
+    }
+
+    /** Reads every entry of a file, checking each against its key. */
+    private static Map<String, byte[]> readAll(Path file, String what) {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
             long size = ch.size();
             ByteBuffer head = readFully(ch, 0, HEADER, file, what);
@@ -114,25 +192,25 @@ public final class SharedContextFile {
                 }
                 where.put(HexFormat.of().formatHex(digest), new long[] {offset, length});
             }
-            Map<String, byte[]> out = new LinkedHashMap<>();
-            for (String key : keys) {
-                long[] at = where.get(key);
-                if (at == null) {
-                    throw bad(what, file, "it has no entry " + key);
+            Map<String, byte[]> out = new HashMap<>();
+            for (Map.Entry<String, long[]> e : where.entrySet()) {
+                byte[] bytes = readFully(ch, e.getValue()[0], (int) e.getValue()[1], file, what).array();
+                if (!SharedBlob.keyOf(bytes).equals(e.getKey())) {
+                    throw bad(what, file, "entry " + e.getKey() + " is corrupted (its SHA-256 differs)");
                 }
-                byte[] bytes = readFully(ch, at[0], (int) at[1], file, what).array();
-                if (!SharedBlob.keyOf(bytes).equals(key)) {
-                    throw bad(what, file, "entry " + key + " is corrupted (its SHA-256 differs)");
-                }
-                out.put(key, bytes);
+                out.put(e.getKey(), bytes);
             }
-            return out;
+            return Collections.unmodifiableMap(out);
         } catch (NoSuchFileException e) {
-            throw new InvalidModelException(ErrorCode.NO_SUCH_FILE, what + ": shared context binary " + file
-                    + " does not exist", null);
+            throw missing(what, file);
         } catch (IOException e) {
             throw bad(what, file, "it cannot be read: " + e.getMessage());
         }
+    }
+
+    private static InvalidModelException missing(String what, Path file) {
+        return new InvalidModelException(ErrorCode.NO_SUCH_FILE, what + ": shared context binary " + file
+                + " does not exist", null);
     }
 
     private static ByteBuffer readFully(FileChannel ch, long position, int length, Path file, String what)

@@ -8,7 +8,8 @@ import java.nio.file.Path;
  * open {@link SharedContextGroup}, which the first sharing session creates and names after its compiled model
  * ({@code <stem>_shared.bin}), later sharing sessions join, and the session that sets
  * {@code ep.stop_share_ep_contexts=1} flushes to disk and closes. One group is open at a time, as in ONNX Runtime.
- * Thread safe.
+ * A group still open when the environment closes is finished then ({@link #finishOpenGroup()}): its models were
+ * written pointing at its binary, so the binary is written too rather than left missing. Thread safe.
  */
 public final class SharedContextStore {
     private static final System.Logger LOG = System.getLogger(SharedContextStore.class.getName());
@@ -48,12 +49,30 @@ public final class SharedContextStore {
         return file;
     }
 
-    /** Drops the open group, logging when it held entries that were never written (the environment closes). */
-    public synchronized void discard() {
-        if (open != null && open.size() > 0) {
-            LOG.log(Level.WARNING, "the shared EP context group of " + open.file() + " was never finished (no session"
-                    + " set ep.stop_share_ep_contexts=1); its " + open.size() + " entries are not written");
-        }
+    /**
+     * Finishes the open group, if any, when the environment closes: writes its binary, which the group's compiled
+     * models already name, and logs that the group was closed without {@code ep.stop_share_ep_contexts=1}. When the
+     * binary cannot be written, logs a warning naming it: the group's models then point at a missing file.
+     *
+     * @return the binary written, or {@code null} when no group was open or it could not be written
+     */
+    public synchronized Path finishOpenGroup() {
+        SharedContextGroup group = open;
         open = null;
+        if (group == null || group.size() == 0) {
+            return null;
+        }
+        try {
+            Path file = group.flush();
+            LOG.log(Level.INFO, "the shared EP context group of " + file + " was still open when the environment"
+                    + " closed (no session set ep.stop_share_ep_contexts=1): its " + group.size()
+                    + " entries were written then");
+            return file;
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "the shared EP context group of " + group.file() + " was still open when the"
+                    + " environment closed and its binary could not be written (" + e.getMessage() + "): the"
+                    + " compiled models of the group name a file that does not exist");
+            return null;
+        }
     }
 }

@@ -184,13 +184,14 @@ class EpContextGroupIT {
                 List.of("compile", models.get(0).toString(), models.get(1).toString(), "-o",
                         dir.resolve("o").toString()),
                 List.of("compile", models.get(0).toString(), "-o", dir.resolve("o").toString(), "--share",
-                        "--config", "ep.stop_share_ep_contexts=1"))) {
+                        "--config", "ep.stop_share_ep_contexts=1"),
+                List.of("compile", models.get(0).toString(), "-o", dir.resolve("o.onnx").toString(), "--share"))) {
             DistributionIT.Result r = DistributionIT.ortex(args.toArray(new String[0]));
             assertEquals(2, r.exit(), args + ": " + r.err());
             assertEquals(1, r.err().strip().lines().count(), r.err());
             assertTrue(r.err().startsWith("ortex: "), r.err());
         }
-        assertFalse(Files.exists(dir.resolve("o")), "nothing written");
+        assertFalse(Files.exists(dir.resolve("o")) || Files.exists(dir.resolve("o.onnx")), "nothing written");
     }
 
     @Test

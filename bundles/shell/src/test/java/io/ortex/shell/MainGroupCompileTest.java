@@ -73,6 +73,19 @@ class MainGroupCompileTest {
         assertTrue(missing.out().contains("MISSING") && missing.errLines().size() == 1, missing.toString());
     }
 
+    @Test
+    void aGroupNoEpCompiledWritesItsModelsAndNoEmptySharedBinary() throws IOException {
+        List<Path> m = models();
+        Path out = dir.resolve("plain");
+        Cli c = Cli.run("compile", m.get(0).toString(), m.get(1).toString(), "-o", out.toString(), "--share");
+        assertEquals(0, c.status(), c.toString());
+        assertTrue(c.out().contains("no EP compiled a node"), c.out());
+        try (var files = Files.list(out)) {
+            assertEquals(List.of("intent_ctx.onnx", "topic_ctx.onnx"), files.map(f -> f.getFileName().toString())
+                    .sorted().toList());
+        }
+    }
+
     private static Tensor tensor(Path file) throws IOException {
         return TensorCodec.fromProto(Onnx.TensorProto.parseFrom(Files.readAllBytes(file)));
     }

@@ -53,6 +53,11 @@ final class GroupCompile {
             }
         }
         Path dir = Path.of(CompileCommand.output(o, "compile --share needs the output folder: -o DIR"));
+        if (!Files.isDirectory(dir) && dir.getFileName() != null
+                && dir.getFileName().toString().toLowerCase(java.util.Locale.ROOT).endsWith(".onnx")) {
+            throw new UsageException("-o " + Names.quote(dir.toString()) + ": with --share the output is a folder"
+                    + " for the group's compiled models, not a model file");
+        }
         if (Files.exists(dir) && !Files.isDirectory(dir)) {
             throw new UsageException("-o " + Names.quote(dir.toString()) + ": with --share the output is a folder,"
                     + " and this is a file");

@@ -250,7 +250,10 @@ public final class EpContextGeneration {
         List<Path> files = new ArrayList<>(output.write(built, placed != null ? null
                 : settings.externalInitializersFile(), placed, ownGroup ? group : null));
         if (group != null && !ownGroup && settings.stopShare()) {
-            files.add(sharedStore.finish(group));
+            Path binary = sharedStore.finish(group);
+            if (binary != null) {
+                files.add(binary);
+            }
         }
         result = new CompileResult(built.nodesByEp(), files);
     }

@@ -36,13 +36,14 @@ public final class SharedContextStore {
     }
 
     /**
-     * Writes a group's binary and closes it, if it is still the open group.
+     * Writes a group's binary and closes it, if it is still the open group. A group that holds nothing (no EP of its
+     * sessions compiled a node) writes no file: none of its models names one.
      *
      * @param group the group
-     * @return the file written
+     * @return the file written, or {@code null} when the group was empty
      */
     public synchronized Path finish(SharedContextGroup group) {
-        Path file = group.flush();
+        Path file = group.size() == 0 ? null : group.flush();
         if (open == group) {
             open = null;
         }

@@ -88,10 +88,10 @@ public class ShellCommandsIT extends OsgiTestSupport {
             } catch (org.osgi.framework.InvalidSyntaxException e) {
                 throw new IllegalStateException(e);
             }
-            return functions.size() == 12;
+            return functions.size() == 13;
         });
-        assertEquals(Set.of("devices", "eps", "run", "test", "compile", "demo", "open", "sessions", "close",
-                "policy", "register", "unregister"), functions);
+        assertEquals(Set.of("devices", "eps", "run", "test", "compile", "inspect", "demo", "open", "sessions",
+                "close", "policy", "register", "unregister"), functions);
         Printed help = gogo("help ortex:eps");
         assertTrue(help.out(), help.out().contains("state (ACTIVE or DRAINING)") && help.out().contains("--json"));
     }

@@ -170,6 +170,15 @@ class ShellDistributionIT {
             assertEquals("closed " + id, shell.run("ortex:close " + id).strip());
             awaitEps(shell, "the example EP gone", eps -> !eps.contains(EXAMPLE_EP));
         }
+        // the shell's log (conf/logging-shell.properties): the arrival, the drain with its holder, its end
+        List<String> log = Files.readAllLines(home.resolve("log/ortex0.log"));
+        assertTrue(log.stream().anyMatch(l -> l.contains(" INFO io.ortex.runtime.registry: EP library "
+                + "'io.ortex.ep.example' arrived: EP " + EXAMPLE_EP)), String.join("\n", log));
+        assertTrue(log.stream().anyMatch(l -> l.contains(" INFO io.ortex.runtime.drain: EP library "
+                + "'io.ortex.ep.example' (" + EXAMPLE_EP + ") is being removed: draining 1 session(s) [" + id)),
+                String.join("\n", log));
+        assertTrue(log.stream().anyMatch(l -> l.contains(" INFO io.ortex.runtime.drain: EP library "
+                + "'io.ortex.ep.example' removed after ") && l.endsWith(": drained")), String.join("\n", log));
     }
 
     @Test

@@ -1,7 +1,8 @@
 package io.ortex.runtime.internal.epcontext;
 
-import java.lang.System.Logger.Level;
 import java.nio.file.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The environment-level store of EP contexts shared between sessions ({@code ep.share_ep_contexts=1}): it holds the
@@ -11,7 +12,7 @@ import java.nio.file.Path;
  * Thread safe.
  */
 public final class SharedContextStore {
-    private static final System.Logger LOG = System.getLogger(SharedContextStore.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger("io.ortex.runtime.epcontext");
 
     private SharedContextGroup open;
 
@@ -51,8 +52,8 @@ public final class SharedContextStore {
     /** Drops the open group, logging when it held entries that were never written (the environment closes). */
     public synchronized void discard() {
         if (open != null && open.size() > 0) {
-            LOG.log(Level.WARNING, "the shared EP context group of " + open.file() + " was never finished (no session"
-                    + " set ep.stop_share_ep_contexts=1); its " + open.size() + " entries are not written");
+            LOG.warn("the shared EP context group of {} was never finished (no session set "
+                    + "ep.stop_share_ep_contexts=1); its {} entries are not written", open.file(), open.size());
         }
         open = null;
     }

@@ -53,7 +53,7 @@ public final class LogFileHandler extends Handler {
             h.setEncoding("UTF-8");
             h.setFormatter(new LineFormatter());
         } catch (IOException | RuntimeException e) {
-            System.err.println("ortex: cannot write the log in " + folder + ": " + e.getMessage());
+            System.err.println("ortex: cannot write the log in " + folder + " (" + e + "); the shell logs no file");
         }
         files = h;
     }

@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -79,10 +81,19 @@ class LogFileHandlerTest {
     void aFolderThatCannotBeWrittenDropsTheRecords(@TempDir Path dir) throws Exception {
         Path notAFolder = Files.writeString(dir.resolve("log"), "a file");
         configure(PREFIX + ".directory=" + notAFolder + "\n");
-        LogFileHandler h = new LogFileHandler();
-        h.publish(record(Level.SEVERE, "io.ortex.runtime.registry", "nowhere to go"));
-        h.flush();
-        h.close();
+        PrintStream err = System.err;
+        ByteArrayOutputStream said = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(said, true, StandardCharsets.UTF_8));
+        try {
+            LogFileHandler h = new LogFileHandler();
+            h.publish(record(Level.SEVERE, "io.ortex.runtime.registry", "nowhere to go"));
+            h.flush();
+            h.close();
+        } finally {
+            System.setErr(err);
+        }
+        assertTrue(said.toString(StandardCharsets.UTF_8).startsWith("ortex: cannot write the log in " + notAFolder),
+                said.toString(StandardCharsets.UTF_8));
         assertFalse(Files.isDirectory(notAFolder));
         assertEquals("a file", Files.readString(notAFolder));
     }

@@ -149,10 +149,11 @@ class ShellDistributionIT {
         Path home = distribution(dir);
         Path model = dir.resolve("mlp.onnx");
         Files.write(model, MlpModel.build(8, 16, 4, 9));
+        String id;
         try (ShellProcess shell = ShellProcess.start(home)) {
             Path jar = deployExample(home);
             awaitEps(shell, EXAMPLE_EP, eps -> eps.contains(EXAMPLE_EP));
-            String id = sessionId(shell.run("ortex:open " + model + " --ep " + EXAMPLE_EP + " --ep "
+            id = sessionId(shell.run("ortex:open " + model + " --ep " + EXAMPLE_EP + " --ep "
                     + "CPUExecutionProvider"));
             assertTrue(shell.run("ortex:eps").lines().anyMatch(l -> l.startsWith(EXAMPLE_EP)
                     && l.contains(" ACTIVE ") && l.endsWith(id)));

@@ -34,8 +34,8 @@ import org.osgi.util.tracker.ServiceTracker;
 /**
  * What the OSGi integration tests share: the framework they run in (Felix with SCR and the DS API bundles,
  * ConfigAdmin, protobuf and jackson bundles, the Ortex bundles from the reactor's {@code target/} folders, SLF4J
- * from the class path as in the distribution; an unresolved bundle fails the test), and helpers to reach the Environment service, configure the runtime and wait
- * for conditions.
+ * from the class path as in the distribution; an unresolved bundle fails the test), and helpers to reach the
+ * Environment service, configure the runtime and wait for conditions.
  */
 public abstract class OsgiTestSupport {
     /** The example EP's bundle symbolic name, its library name in the runtime. */

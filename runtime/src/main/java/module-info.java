@@ -6,6 +6,7 @@ module io.ortex.runtime {
     requires io.ortex.api;
     requires io.ortex.onnx;
     requires com.google.protobuf;
+    requires org.slf4j;
     // the OSGi wiring (io.ortex.runtime.osgi) is used only inside a framework
     requires static osgi.core;
     requires static org.osgi.service.component.annotations;

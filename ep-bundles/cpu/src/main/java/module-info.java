@@ -4,6 +4,7 @@
  */
 module io.ortex.ep.cpu {
     requires io.ortex.api;
+    requires org.slf4j;
     requires static org.osgi.service.component.annotations;
     // optional: the kernels use the Vector API when the JVM has the module (see linalg.VectorSupport)
     requires static jdk.incubator.vector;

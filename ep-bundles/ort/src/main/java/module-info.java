@@ -8,6 +8,7 @@
 module io.ortex.ep.ort {
     requires io.ortex.api;
     requires com.microsoft.onnxruntime;
+    requires org.slf4j;
     requires static org.osgi.service.component.annotations;
 
     provides io.ortex.api.spi.EpFactory with io.ortex.ep.ort.OrtEpFactory;

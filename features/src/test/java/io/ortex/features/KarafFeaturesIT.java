@@ -2,6 +2,7 @@ package io.ortex.features;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.fail;
 import static org.ops4j.pax.exam.CoreOptions.maven;
 import static org.ops4j.pax.exam.karaf.options.KarafDistributionOption.configureConsole;
 import static org.ops4j.pax.exam.karaf.options.KarafDistributionOption.editConfigurationFilePut;
@@ -10,6 +11,9 @@ import static org.ops4j.pax.exam.karaf.options.KarafDistributionOption.logLevel;
 
 import java.io.File;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import javax.inject.Inject;
 import org.apache.karaf.features.FeaturesService;
@@ -29,7 +33,9 @@ import org.osgi.framework.BundleContext;
  * Maven Central, under Pax Exam: feature {@code ortex} brings the Environment service with the CPU EP, which runs a
  * tiny model; feature {@code ortex-example-ep} adds the example EP's virtual NPU (the runtime's configuration grants
  * it virtual devices), which runs the model too; feature {@code ortex-shell} resolves; feature {@code ortex-ep-ort}
- * brings the ONNX Runtime EP, which runs the model before and after its bundle is updated. The features' {@code mvn:}
+ * brings the ONNX Runtime EP, which runs the model before and after its bundle is updated. The runtime logs through
+ * SLF4J, which Karaf's Pax Logging provides: its INFO lines for an EP arriving and for a drain finishing are in
+ * Karaf's log file. The features' {@code mvn:}
  * URLs of the Ortex bundles are served from the reactor's jars laid out as a Maven repository (nothing is installed);
  * everything else comes from Karaf's system folder or the local Maven repository. Karaf's shell is never used, so that
  * the test also passes on JDK 25.
@@ -39,6 +45,7 @@ import org.osgi.framework.BundleContext;
 public class KarafFeaturesIT {
     private static final String MVN_CFG = "etc/org.ops4j.pax.url.mvn.cfg";
     private static final String PROPERTY_FEATURES = "ortex.features.file";
+    private static final String LOGGING_CFG = "etc/org.ops4j.pax.logging.cfg";
 
     @Inject
     private BundleContext context;
@@ -64,6 +71,9 @@ public class KarafFeaturesIT {
                     .useDeployFolder(false),
             configureConsole().ignoreLocalConsole(),
             logLevel(LogLevel.WARN),
+            // the Ortex loggers at INFO, as an operator turns a component up (README, "Logging")
+            editConfigurationFilePut(LOGGING_CFG, "log4j2.logger.ortex.name", "io.ortex"),
+            editConfigurationFilePut(LOGGING_CFG, "log4j2.logger.ortex.level", "INFO"),
             editConfigurationFilePut(MVN_CFG, "org.ops4j.pax.url.mvn.localRepository",
                     property("org.ops4j.pax.url.mvn.localRepository")),
             editConfigurationFilePut(MVN_CFG, "org.ops4j.pax.url.mvn.repositories",
@@ -101,6 +111,8 @@ public class KarafFeaturesIT {
 
         features.installFeature("ortex-example-ep");
         OrtexChecks.runOnTheExampleNpu(context);
+        // Karaf's log (Pax Logging, log4j2) has the example EP's arrival, from the runtime's SLF4J logger
+        awaitLogLine("registry", "EP library 'io.ortex.ep.example' arrived: EP ExampleExecutionProvider");
 
         features.installFeature("ortex-shell");
 
@@ -109,12 +121,35 @@ public class KarafFeaturesIT {
         // the EP bundle is updated in place; ONNX Runtime's bundle stays, so its native library is not loaded again
         bundle("io.ortex.ep.ort").update();
         OrtexChecks.runOnTheOrtEp(context);
+        // the update removed the EP's older library: its drain finished, and the new one arrived
+        awaitLogLine("drain", "EP library 'io.ortex.ep.ort' removed after");
+        awaitLogLine("registry", "EP library 'io.ortex.ep.ort' arrived: EP ");
         for (String bsn : List.of("io.ortex.api", "io.ortex.onnx", "io.ortex.runtime", "io.ortex.ep.cpu",
                 "io.ortex.ep.example", "io.ortex.shell", "io.ortex.ep.ort", "com.microsoft.onnxruntime",
                 "com.google.protobuf", "com.fasterxml.jackson.core.jackson-core")) {
             Bundle b = bundle(bsn);
             assertNotNull(bsn + " is installed", b);
             assertEquals(bsn + " is active", Bundle.ACTIVE, b.getState());
+        }
+    }
+
+    /**
+     * Waits until Karaf's log file has an INFO line of an Ortex logger (its pattern shows the logger's last name
+     * segment) with a text.
+     */
+    private static void awaitLogLine(String logger, String text) throws Exception {
+        Path log = Path.of(property("karaf.log"), "karaf.log");
+        long end = System.currentTimeMillis() + 10_000;
+        while (true) {
+            List<String> lines = Files.exists(log) ? Files.readAllLines(log, StandardCharsets.ISO_8859_1) : List.of();
+            if (lines.stream().anyMatch(l -> l.contains("| INFO ") && l.contains("| " + logger + " ")
+                    && l.contains(text))) {
+                return;
+            }
+            if (System.currentTimeMillis() > end) {
+                fail("no INFO line of logger " + logger + " with '" + text + "' in " + log + " within 10 s");
+            }
+            Thread.sleep(50);
         }
     }
 

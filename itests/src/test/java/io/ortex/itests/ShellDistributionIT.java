@@ -149,10 +149,11 @@ class ShellDistributionIT {
         Path home = distribution(dir);
         Path model = dir.resolve("mlp.onnx");
         Files.write(model, MlpModel.build(8, 16, 4, 9));
+        String id;
         try (ShellProcess shell = ShellProcess.start(home)) {
             Path jar = deployExample(home);
             awaitEps(shell, EXAMPLE_EP, eps -> eps.contains(EXAMPLE_EP));
-            String id = sessionId(shell.run("ortex:open " + model + " --ep " + EXAMPLE_EP + " --ep "
+            id = sessionId(shell.run("ortex:open " + model + " --ep " + EXAMPLE_EP + " --ep "
                     + "CPUExecutionProvider"));
             assertTrue(shell.run("ortex:eps").lines().anyMatch(l -> l.startsWith(EXAMPLE_EP)
                     && l.contains(" ACTIVE ") && l.endsWith(id)));
@@ -170,6 +171,15 @@ class ShellDistributionIT {
             assertEquals("closed " + id, shell.run("ortex:close " + id).strip());
             awaitEps(shell, "the example EP gone", eps -> !eps.contains(EXAMPLE_EP));
         }
+        // the shell's log (conf/logging-shell.properties): the arrival, the drain with its holder, its end
+        List<String> log = Files.readAllLines(home.resolve("log/ortex0.log"));
+        assertTrue(log.stream().anyMatch(l -> l.contains(" INFO io.ortex.runtime.registry: EP library "
+                + "'io.ortex.ep.example' arrived: EP " + EXAMPLE_EP)), String.join("\n", log));
+        assertTrue(log.stream().anyMatch(l -> l.contains(" INFO io.ortex.runtime.drain: EP library "
+                + "'io.ortex.ep.example' (" + EXAMPLE_EP + ") is being removed: draining 1 session(s) [" + id)),
+                String.join("\n", log));
+        assertTrue(log.stream().anyMatch(l -> l.contains(" INFO io.ortex.runtime.drain: EP library "
+                + "'io.ortex.ep.example' removed after ") && l.endsWith(": drained")), String.join("\n", log));
     }
 
     @Test

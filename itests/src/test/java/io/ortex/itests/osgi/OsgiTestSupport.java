@@ -6,6 +6,7 @@ import static org.junit.Assert.fail;
 import static org.ops4j.pax.exam.CoreOptions.bundle;
 import static org.ops4j.pax.exam.CoreOptions.junitBundles;
 import static org.ops4j.pax.exam.CoreOptions.mavenBundle;
+import static org.ops4j.pax.exam.CoreOptions.systemPackages;
 import static org.ops4j.pax.exam.CoreOptions.systemProperty;
 
 import io.ortex.api.Environment;
@@ -32,9 +33,9 @@ import org.osgi.util.tracker.ServiceTracker;
 
 /**
  * What the OSGi integration tests share: the framework they run in (Felix with SCR and the DS API bundles,
- * ConfigAdmin, protobuf and jackson bundles, the Ortex bundles from the reactor's {@code target/} folders; an
- * unresolved bundle fails the test), and helpers to reach the Environment service, configure the runtime and wait
- * for conditions.
+ * ConfigAdmin, protobuf and jackson bundles, the Ortex bundles from the reactor's {@code target/} folders, SLF4J
+ * from the class path as in the distribution; an unresolved bundle fails the test), and helpers to reach the
+ * Environment service, configure the runtime and wait for conditions.
  */
 public abstract class OsgiTestSupport {
     /** The example EP's bundle symbolic name, its library name in the runtime. */
@@ -61,6 +62,10 @@ public abstract class OsgiTestSupport {
     public Option[] configuration() {
         List<Option> o = new ArrayList<Option>(List.of(
                 systemProperty(Constants.EXAM_FAIL_ON_UNRESOLVED_KEY).value("true"),
+                // logging as in the distribution: SLF4J and its provider (slf4j-jdk14) on the class path, exported by
+                // the system bundle; Pax Exam provisions no Pax Logging (exam.properties); its own bundles ask for
+                // org.slf4j [1.4,2), which the 2.x API serves as well, so it is exported at 1.7.36 too
+                systemPackages(slf4j(property("slf4j.version")) + "," + slf4j("1.7.36")),
                 mavenBundle("org.osgi", "org.osgi.util.function", "1.2.0"),
                 mavenBundle("org.osgi", "org.osgi.util.promise", "1.3.0"),
                 mavenBundle("org.osgi", "org.osgi.service.component", "1.5.1"),
@@ -103,6 +108,11 @@ public abstract class OsgiTestSupport {
         probe.setHeader(org.osgi.framework.Constants.DYNAMICIMPORT_PACKAGE,
                 "io.ortex.onnx.*;ortex.internal=true,*");
         return probe;
+    }
+
+    private static String slf4j(String version) {
+        return String.join(",", List.of("org.slf4j", "org.slf4j.event", "org.slf4j.helpers", "org.slf4j.spi").stream()
+                .map(p -> p + ";version=" + version).toList());
     }
 
     private static String property(String key) {

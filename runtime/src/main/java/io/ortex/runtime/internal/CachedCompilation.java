@@ -14,10 +14,11 @@ import io.ortex.runtime.internal.cache.FileHashes;
 import io.ortex.runtime.internal.epcontext.EpContextGeneration;
 import io.ortex.runtime.internal.epcontext.EpContextOutput;
 import io.ortex.runtime.internal.epcontext.EpContextSettings;
-import java.lang.System.Logger.Level;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Session creation through the compile cache: computes the key of a model and the session's EPs (the model file's
@@ -27,7 +28,7 @@ import java.util.Map;
  * safe for concurrent use.
  */
 final class CachedCompilation {
-    private static final System.Logger LOG = System.getLogger(CachedCompilation.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger("io.ortex.runtime.cache");
 
     /** Creates a session from a model, a configuration and an optional generation plan. */
     @FunctionalInterface
@@ -101,11 +102,11 @@ final class CachedCompilation {
         if (hit != null) {
             try {
                 InferenceSession s = opener.open(ModelReader.rewrite(model, hit), config, null);
-                LOG.log(Level.DEBUG, "compile cache hit for " + model.describe() + ": " + cache.entry(key));
+                LOG.info("compile cache hit for {} (key {})", model.describe(), key);
                 return s;
             } catch (OrtexException e) {
-                LOG.log(Level.WARNING, "compile cache: entry " + cache.entry(key) + " for " + model.describe()
-                        + " cannot be loaded (" + e.getMessage() + "); deleting it and compiling again");
+                LOG.warn("compile cache: entry {} for {} cannot be loaded ({}); deleting it and compiling again",
+                        cache.entry(key), model.describe(), e.getMessage());
                 cache.remove(key);
             }
         }
@@ -119,10 +120,11 @@ final class CachedCompilation {
         InferenceSession s = opener.open(model, generating, plan);
         try {
             cache.store(key, plan.output().bytes(), model.proto());
-            LOG.log(Level.DEBUG, "compile cache miss for " + model.describe() + ": stored " + cache.entry(key));
+            LOG.info("compile cache miss for {} (key {}): compiled and stored in {}", model.describe(), key,
+                    cache.entry(key));
         } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "compile cache: cannot store the compiled " + model.describe() + " in "
-                    + cache.folder() + ": " + e.getMessage());
+            LOG.warn("compile cache: cannot store the compiled {} in {}: {}", model.describe(), cache.folder(),
+                    e.getMessage());
         }
         return s;
     }

@@ -4,13 +4,15 @@ import io.ortex.api.EpDevice;
 import io.ortex.api.EpDeviceListener;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The {@link EpDeviceListener}s of an environment, told about EP devices arriving and leaving. Called with no lock
  * held; a listener that throws is logged and the others are still told. Thread safe.
  */
 final class DeviceListeners {
-    private static final System.Logger LOG = System.getLogger(DeviceListeners.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger("io.ortex.runtime.registry");
 
     private final List<EpDeviceListener> listeners = new CopyOnWriteArrayList<>();
 
@@ -50,7 +52,7 @@ final class DeviceListeners {
         try {
             call.run();
         } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "an EP device listener failed", e);
+            LOG.warn("an EP device listener failed", e);
         }
     }
 }

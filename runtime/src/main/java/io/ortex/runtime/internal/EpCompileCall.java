@@ -7,13 +7,14 @@ import io.ortex.api.spi.ComputeKernel;
 import io.ortex.api.spi.ExecutionProvider;
 import io.ortex.api.spi.FusedNode;
 import io.ortex.api.spi.GraphView;
-import java.lang.System.Logger.Level;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Calls an EP's {@code compile}: directly, or, when {@value SessionOptions#EP_COMPILE_TIMEOUT_MS} sets a limit, on a
@@ -23,7 +24,7 @@ import java.util.concurrent.TimeoutException;
  * failed session creation (an EP must not be released while one of its calls runs).
  */
 final class EpCompileCall {
-    private static final System.Logger LOG = System.getLogger(EpCompileCall.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger("io.ortex.runtime.session");
 
     private EpCompileCall() {
     }
@@ -118,8 +119,7 @@ final class EpCompileCall {
             if (kernels != null) {
                 kernels.stream().filter(k -> k != null).forEach(instance.kernels()::add);
             }
-            LOG.log(Level.INFO, "EP " + instance.ep().name() + " returned from a compile call that was cut off;"
-                    + " releasing it");
+            LOG.info("EP {} returned from a compile call that was cut off; releasing it", instance.ep().name());
             SessionCompiler.release(List.of(instance));
         });
     }

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.slf4j.Logger;
 
 /**
  * One registered EP library: its factories, the EP devices they offer (and, for each EP that offers none, why), its
@@ -143,13 +144,13 @@ final class EpLibrary {
     }
 
     /** Releases the factories' resources and closes the library's own class loader, if it has one. */
-    void release(System.Logger log) {
+    void release(Logger log) {
         state = State.RELEASED;
         if (classLoader != null) {
             try {
                 classLoader.close();
             } catch (IOException e) {
-                log.log(System.Logger.Level.WARNING, "closing the class loader of EP library '" + name + "' failed", e);
+                log.warn("closing the class loader of EP library '{}' failed", name, e);
             }
         }
     }
@@ -157,5 +158,34 @@ final class EpLibrary {
     @Override
     public String toString() {
         return name;
+    }
+
+    /**
+     * Describes factories and their devices on one line, for the log: each EP with its version, then the devices
+     * offered, and why an EP offers none.
+     *
+     * @param factories the factories
+     * @param devices the devices they offer
+     * @param withoutDevice for each EP that offers no device, why
+     * @return the description
+     */
+    static String describe(List<EpFactory> factories, List<EpDevice> devices, Map<String, String> withoutDevice) {
+        StringBuilder sb = new StringBuilder("EP ");
+        for (int i = 0; i < factories.size(); i++) {
+            EpFactory f = factories.get(i);
+            sb.append(i == 0 ? "" : ", ").append(f.name()).append(' ').append(f.version());
+        }
+        sb.append("; devices [");
+        for (int i = 0; i < devices.size(); i++) {
+            EpDevice d = devices.get(i);
+            sb.append(i == 0 ? "" : ", ").append(d.epName()).append(" on ").append(d.device().type()).append(' ')
+                    .append(d.device().vendor());
+            if (d.device().isVirtual()) {
+                sb.append(" (virtual)");
+            }
+        }
+        sb.append(']');
+        withoutDevice.forEach((ep, why) -> sb.append("; ").append(ep).append(" offers no device: ").append(why));
+        return sb.toString();
     }
 }

@@ -14,6 +14,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The EP libraries of an environment: registering them (with the devices their factories offer, under the
@@ -30,7 +32,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * registry's lock, then the lease table's.
  */
 final class EpRegistry {
-    private static final System.Logger LOG = System.getLogger(EpRegistry.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger("io.ortex.runtime.registry");
 
     private final ReentrantLock lock = new ReentrantLock();
     private final List<EpLibrary> libraries = new ArrayList<>();
@@ -197,11 +199,13 @@ final class EpRegistry {
             listeners.removed(hidden.name(), hidden.devices());
         }
         listeners.added(lib.name(), lib.devices());
+        LOG.info("EP library '{}' arrived: {}", lib.name(), EpLibrary.describe(lib.factories(), lib.devices(),
+                lib.withoutDevice()));
         return hidden;
     }
 
     /**
-     * Checks that a name and the factories' EP names are free.
+     * Checks that a name and the factories' EP names are free; a refusal is logged.
      *
      * @param name the registration name
      * @param factories the factories
@@ -209,6 +213,15 @@ final class EpRegistry {
      * @param anyState whether draining libraries count too
      */
     private void checkFree(String name, List<EpFactory> factories, EpLibrary replacing, boolean anyState) {
+        try {
+            checkNames(name, factories, replacing, anyState);
+        } catch (InvalidArgumentException e) {
+            LOG.info("EP library '{}' refused: {}", name, e.getMessage());
+            throw e;
+        }
+    }
+
+    private void checkNames(String name, List<EpFactory> factories, EpLibrary replacing, boolean anyState) {
         for (EpLibrary lib : libraries) {
             boolean counts = lib != replacing && (anyState || lib.state() == EpLibrary.State.ACTIVE);
             if (counts && lib.name().equals(name)) {
@@ -243,7 +256,10 @@ final class EpRegistry {
                 throw new InvalidArgumentException("no active EP library is registered under the name '" + name
                         + "'");
             }
-            checkFree("", more, null, false);
+            checkNames("", more, null, false);
+        } catch (InvalidArgumentException e) {
+            LOG.info("more factories of EP library '{}' refused: {}", name, e.getMessage());
+            throw e;
         } finally {
             lock.unlock();
         }
@@ -254,7 +270,7 @@ final class EpRegistry {
             if (lib.state() != EpLibrary.State.ACTIVE) {
                 throw new InvalidArgumentException("EP library '" + name + "' is being removed");
             }
-            checkFree("", more, null, false);
+            checkNames("", more, null, false);
             lib.add(listings);
             listings.forEach(l -> added.addAll(l.devices()));
             more.forEach(f -> providers.put(f.name(), lib));
@@ -263,6 +279,7 @@ final class EpRegistry {
             lock.unlock();
         }
         listeners.added(name, added);
+        LOG.info("EP library '{}' gained factories: {}", name, EpLibrary.describe(more, added, Map.of()));
     }
 
     /**
@@ -415,7 +432,7 @@ final class EpRegistry {
                 return false;
             }
             try {
-                checkFree(lib.name(), lib.factories(), lib, false);
+                checkNames(lib.name(), lib.factories(), lib, false);
             } catch (InvalidArgumentException taken) {
                 return false;
             }

@@ -16,6 +16,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.ToIntFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Chooses a session's EPs with ONNX Runtime's rules: explicitly appended EP devices, or a selection policy, or a
@@ -27,7 +29,7 @@ final class EpSelector {
     /** The most devices a delegate may select. */
     static final int MAX_DELEGATE_SELECTIONS = 8;
 
-    private static final System.Logger LOG = System.getLogger(EpSelector.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger("io.ortex.runtime.selection");
 
     /**
      * An EP chosen for the session with the devices it was chosen for.
@@ -75,7 +77,7 @@ final class EpSelector {
         List<EpDevice> picked = new ArrayList<>();
         if (!options.appendedExecutionProviders().isEmpty()) {
             if (options.selectionPolicy() != null || options.selectionDelegate() != null) {
-                LOG.log(System.Logger.Level.INFO, "EPs were appended explicitly; the selection policy is ignored");
+                LOG.info("EPs were appended explicitly; the selection policy is ignored");
             }
             List<String> seen = new ArrayList<>();
             for (SessionOptions.EpAppend append : options.appendedExecutionProviders()) {

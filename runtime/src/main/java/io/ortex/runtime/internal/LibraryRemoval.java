@@ -6,6 +6,9 @@ import io.ortex.api.InvalidArgumentException;
 import io.ortex.api.OrtexException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The removal of an EP library, one protocol for every way a library goes (unregistration, an EP bundle stopping,
@@ -16,7 +19,7 @@ import java.util.List;
  * the waits hold no lock.
  */
 final class LibraryRemoval {
-    private static final System.Logger LOG = System.getLogger(LibraryRemoval.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger("io.ortex.runtime.drain");
     /** How long a removal that was interrupted still waits before it fails the sessions holding the library. */
     static final Duration INTERRUPTED_GRACE = Duration.ofMillis(100);
 
@@ -140,10 +143,17 @@ final class LibraryRemoval {
      * @throws EpInUseException for {@link AtLimit#RESTORE}, when sessions still hold it at the limit
      */
     void drain(EpLibrary lib, List<SessionLease> held, Duration limit, AtLimit atLimit) {
-        if (!held.isEmpty()) {
+        if (held.isEmpty()) {
+            LOG.info("EP library '{}' ({}) is being removed: no session holds it", lib.name(),
+                    String.join(", ", lib.epNames()));
+        } else {
+            LOG.info("EP library '{}' ({}) is being removed: draining {} session(s) {}, limit {} s then {}",
+                    lib.name(), String.join(", ", lib.epNames()), held.size(), held, limit.toSeconds(),
+                    atLimit.name().toLowerCase(Locale.ROOT).replace('_', ' '));
             holders.removalBegun(lib.name(), lib.epNames(), held);
         }
         AtLimit outcome = atLimit;
+        int failed = 0;
         boolean interrupted = false;
         Duration wait = limit;
         long started = System.nanoTime();
@@ -161,12 +171,21 @@ final class LibraryRemoval {
                 }
                 if (left.isEmpty()) {
                     finish(lib);
+                    long ms = Duration.ofNanos(System.nanoTime() - started).toMillis();
+                    if (failed == 0) {
+                        LOG.info("EP library '{}' removed after {} ms: drained", lib.name(), ms);
+                    } else {
+                        LOG.info("EP library '{}' removed after {} ms: drained once {} session(s) were failed at the "
+                                + "limit", lib.name(), ms, failed);
+                    }
                     return;
                 }
                 long waited = Duration.ofNanos(System.nanoTime() - started).toSeconds();
                 switch (outcome) {
                     case RESTORE -> {
                         if (abort(lib)) {
+                            LOG.info("EP library '{}' stays registered: still held after {} s by {}", lib.name(),
+                                    waited, left);
                             if (interrupted) {
                                 throw new OrtexException(ErrorCode.FAIL, "interrupted while waiting to remove EP "
                                         + "library '" + lib.name() + "'; it stays registered");
@@ -174,16 +193,15 @@ final class LibraryRemoval {
                             throw new EpInUseException(lib.name(), describe(left), true);
                         }
                         // another library took its place meanwhile: it cannot come back, so it goes
-                        LOG.log(System.Logger.Level.WARNING, "EP library '" + lib.name() + "' cannot be restored: "
-                                + "another library took its name or an EP name");
-                        failAll(lib, left, waited);
+                        LOG.warn("EP library '{}' cannot be restored: another library took its name or an EP name",
+                                lib.name());
+                        failed += failAll(lib, left, waited);
                         outcome = AtLimit.FAIL_HOLDERS;
                     }
                     // a failed session has released its EPs when fail returns; the wait goes on for the others
-                    case FAIL_HOLDERS -> failAll(lib, left, waited);
-                    case KEEP_WAITING -> LOG.log(System.Logger.Level.WARNING, "EP library '" + lib.name() + "' ("
-                            + String.join(", ", lib.epNames()) + ") is still held after " + waited + " s by " + left
-                            + "; waiting for them to close");
+                    case FAIL_HOLDERS -> failed += failAll(lib, left, waited);
+                    case KEEP_WAITING -> LOG.warn("EP library '{}' ({}) is still held after {} s by {}; waiting for "
+                            + "them to close", lib.name(), String.join(", ", lib.epNames()), waited, left);
                 }
             }
         } finally {
@@ -193,13 +211,13 @@ final class LibraryRemoval {
         }
     }
 
-    private void failAll(EpLibrary lib, List<SessionLease> left, long waited) {
+    private int failAll(EpLibrary lib, List<SessionLease> left, long waited) {
         for (SessionLease lease : left) {
-            LOG.log(System.Logger.Level.WARNING, "failing session " + lease + ": it still holds EP library '"
-                    + lib.name() + "' after " + waited + " s");
+            LOG.warn("failing session {}: it still holds EP library '{}' after {} s", lease, lib.name(), waited);
             holders.fail(lease, "EP " + String.join(", ", lib.epNames()) + " is unavailable: its library '"
                     + lib.name() + "' was removed while session " + lease.sessionId() + " held it");
         }
+        return left.size();
     }
 
     /**

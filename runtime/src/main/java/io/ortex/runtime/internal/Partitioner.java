@@ -9,7 +9,6 @@ import io.ortex.api.spi.GraphSupport;
 import io.ortex.api.spi.NodeView;
 import io.ortex.api.spi.ValueView;
 import io.ortex.onnx.Graph;
-import java.lang.System.Logger.Level;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -23,6 +22,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.BiConsumer;
 import java.util.stream.Collectors;
+import org.slf4j.event.Level;
 
 /**
  * Decides which EP runs each node, as ONNX Runtime's partitioner does: EPs in priority order claim nodes through
@@ -57,12 +57,12 @@ final class Partitioner {
             try {
                 ep.getCapability(graph, claims);
             } catch (RuntimeException e) {
-                log.accept(Level.WARNING, "EP " + ep.name() + " failed in getCapability and claims no node: " + e);
+                log.accept(Level.WARN, "EP " + ep.name() + " failed in getCapability and claims no node: " + e);
                 continue;
             }
             String refusal = claims.refusal != null ? claims.refusal : findCycle(claims.groups, positions);
             if (refusal != null) {
-                log.accept(Level.WARNING, "EP " + ep.name() + " claims no node: " + refusal);
+                log.accept(Level.WARN, "EP " + ep.name() + " claims no node: " + refusal);
                 continue;
             }
             List<Group> mine = new ArrayList<>();
@@ -82,7 +82,7 @@ final class Partitioner {
             all.addAll(mine);
             String cycle = findPartitionCycle(graph, all);
             if (cycle != null) {
-                log.accept(Level.WARNING, "EP " + ep.name() + " claims no node: " + cycle);
+                log.accept(Level.WARN, "EP " + ep.name() + " claims no node: " + cycle);
                 continue;
             }
             taking.forEach(n -> owner.put(n, ep));

@@ -43,6 +43,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The runtime's {@link Environment}: hardware devices, the EP libraries ({@link EpRegistry}), the sessions' leases on
@@ -54,7 +56,7 @@ public final class RuntimeEnvironment implements Environment {
 
     /** How often a session's creation selects again when an EP it selected is withdrawn before it is leased. */
     private static final int MAX_SELECTION_ATTEMPTS = 3;
-    private static final System.Logger LOG = System.getLogger(RuntimeEnvironment.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger("io.ortex.runtime.session");
 
     private final Map<String, String> config;
     private final DeviceListeners listeners = new DeviceListeners();
@@ -223,9 +225,8 @@ public final class RuntimeEnvironment implements Environment {
                 if (!mayGoOnWithout(current, f.epName()) || !skipped.add(f.epName())) {
                     throw f;
                 }
-                LOG.log(System.Logger.Level.WARNING, model.describe() + ": " + f.getMessage()
-                        + "; creating the session without EP " + f.epName() + " ("
-                        + SessionOptions.RETRY_WITHOUT_FAILED_EP + "=1)");
+                LOG.warn("{}: {}; creating the session without EP {} ({}=1)", model.describe(), f.getMessage(),
+                        f.epName(), SessionOptions.RETRY_WITHOUT_FAILED_EP);
                 current = SessionMigrator.without(current, skipped);
             }
         }

@@ -20,7 +20,6 @@ import io.ortex.runtime.internal.epcontext.CompatibilityCheck;
 import io.ortex.runtime.internal.epcontext.CompiledPartition;
 import io.ortex.runtime.internal.epcontext.EpContextGeneration;
 import io.ortex.runtime.internal.epcontext.EpContextSettings;
-import java.lang.System.Logger.Level;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -32,6 +31,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Turns a model and a session's EPs into what the session runs: creates the EPs, partitions the main graph and every
@@ -41,7 +42,7 @@ import java.util.Set;
  * released.
  */
 final class SessionCompiler {
-    private static final System.Logger LOG = System.getLogger(SessionCompiler.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger("io.ortex.runtime.session");
 
     /**
      * The compiled session.
@@ -114,8 +115,8 @@ final class SessionCompiler {
             collect(model.graph(), graphs);
             Map<Graph, List<Partitioner.Group>> groups = new IdentityHashMap<>();
             for (Graph g : graphs) {
-                groups.put(g, Partitioner.partition(g, eps, (level, msg) -> LOG.log(level, model.describe() + ": "
-                        + msg)));
+                groups.put(g, Partitioner.partition(g, eps, (level, msg) -> LOG.atLevel(level).log("{}: {}",
+                        model.describe(), msg)));
             }
             Map<Graph, List<ExecutionPlan.Compiled>> compiled = new IdentityHashMap<>();
             Map<NodeView, String[]> where = new HashMap<>();
@@ -175,7 +176,7 @@ final class SessionCompiler {
                     out.put(inst.ep().name(), info.get());
                 }
             } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "EP " + inst.ep().name() + " failed to give its compatibility info", e);
+                LOG.warn("EP {} failed to give its compatibility info", inst.ep().name(), e);
             }
         }
         return out;
@@ -335,13 +336,13 @@ final class SessionCompiler {
                 try {
                     k.close();
                 } catch (RuntimeException e) {
-                    LOG.log(Level.WARNING, "closing a kernel of " + inst.ep().name() + " failed", e);
+                    LOG.warn("closing a kernel of {} failed", inst.ep().name(), e);
                 }
             }
             try {
                 inst.binding().factory().releaseEp(inst.ep());
             } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "releasing EP " + inst.ep().name() + " failed", e);
+                LOG.warn("releasing EP {} failed", inst.ep().name(), e);
             }
         }
     }

@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Moves the sessions that asked for it ({@link SessionOptions#MIGRATE_ON_EP_REMOVAL}) off an EP library whose
@@ -15,7 +17,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * removal treats it as it treats any holder. Thread safe; migrations of one session are serialized.
  */
 final class SessionMigrator {
-    private static final System.Logger LOG = System.getLogger(SessionMigrator.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger("io.ortex.runtime.migration");
 
     /**
      * The EPs chosen for a session, with their leases taken.
@@ -134,8 +136,8 @@ final class SessionMigrator {
         SessionOptions reduced = without(e.options, departing);
         if (!e.options.appendedExecutionProviders().isEmpty() && reduced.appendedExecutionProviders().isEmpty()
                 && "1".equals(reduced.configValue(SessionOptions.DISABLE_CPU_EP_FALLBACK, "0"))) {
-            LOG.log(System.Logger.Level.WARNING, "session " + e.lease + " cannot move off EP library '" + library
-                    + "': no EP it appended is left and the CPU fallback is disabled");
+            LOG.warn("session {} cannot move off EP library '{}': no EP it appended is left and the CPU fallback is "
+                    + "disabled", e.lease, library);
             return;
         }
         Set<EpLibrary> held = leases.heldBy(e.lease);
@@ -143,8 +145,7 @@ final class SessionMigrator {
         try {
             bound = binder.bind(e.lease, reduced, e.metadata);
         } catch (RuntimeException ex) {
-            LOG.log(System.Logger.Level.WARNING, "session " + e.lease + " cannot move off EP library '" + library
-                    + "': " + ex.getMessage(), ex);
+            LOG.warn("session {} cannot move off EP library '{}': {}", e.lease, library, ex.getMessage(), ex);
             return;
         }
         boolean moved;
@@ -152,8 +153,8 @@ final class SessionMigrator {
             moved = s.migrate(bound.config(), bound.bindings());
         } catch (RuntimeException ex) {
             leases.retain(e.lease, held);
-            LOG.log(System.Logger.Level.WARNING, "session " + e.lease + " cannot move off EP library '" + library
-                    + "' onto " + bound.epNames() + ": " + ex.getMessage(), ex);
+            LOG.warn("session {} cannot move off EP library '{}' onto {}: {}", e.lease, library, bound.epNames(),
+                    ex.getMessage(), ex);
             return;
         }
         if (!moved) {
@@ -164,8 +165,8 @@ final class SessionMigrator {
         }
         e.options = reduced;
         leases.retain(e.lease, bound.libraries());
-        LOG.log(System.Logger.Level.INFO, "session " + e.lease + " moved from " + before + " to " + bound.epNames()
-                + " as EP library '" + library + "' is being removed");
+        LOG.info("session {} moved from {} to {} as EP library '{}' is being removed", e.lease, before,
+                bound.epNames(), library);
     }
 
     /** Copies session options, leaving out the explicitly appended EPs named. */

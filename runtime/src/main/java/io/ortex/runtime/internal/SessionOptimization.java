@@ -16,11 +16,12 @@ import io.ortex.onnx.proto.Onnx.ModelProto;
 import io.ortex.onnx.proto.Onnx.TensorProto;
 import io.ortex.runtime.internal.optimizer.ConstantFolding;
 import io.ortex.runtime.internal.optimizer.GraphOptimizer;
-import java.lang.System.Logger.Level;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The graph optimization step of session creation: reads the level ({@code session.graph_optimization_level}) and
@@ -32,7 +33,7 @@ final class SessionOptimization {
     /** The EP whose kernels fold constants. */
     static final String CPU_EP = "CPUExecutionProvider";
 
-    private static final System.Logger LOG = System.getLogger(SessionOptimization.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger("io.ortex.runtime.session");
 
     private SessionOptimization() {
     }
@@ -56,7 +57,7 @@ final class SessionOptimization {
             EpBinding cpu = bindings.stream().filter(b -> b.factory().name().equals(CPU_EP)).findFirst()
                     .orElse(null);
             ConstantFolding folding = cpu == null ? null : new ConstantFolding(m -> evaluate(m, model, cpu),
-                    message -> LOG.log(Level.DEBUG, model.describe() + ": " + message));
+                    message -> LOG.debug("{}: {}", model.describe(), message));
             ModelProto optimized = GraphOptimizer.optimize(model.proto(), level, disabled, folding);
             if (optimized != model.proto()) {
                 result = ModelReader.rewrite(model, optimized);

@@ -11,6 +11,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.osgi.framework.Version;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The EP libraries of the framework's EP bundles: the factories of one bundle form one library, registered under the
@@ -25,7 +27,7 @@ import org.osgi.framework.Version;
  * object's monitor, which is never held while a library drains.
  */
 final class BundleLibraries {
-    private static final System.Logger LOG = System.getLogger(BundleLibraries.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger("io.ortex.runtime.registry");
 
     /** What a bundle's library is doing. */
     enum Role {
@@ -101,13 +103,11 @@ final class BundleLibraries {
             } else if (NEWEST_FIRST.compare(entry, serving) < 0) {
                 replace(serving, entry);
             } else {
-                LOG.log(System.Logger.Level.INFO, "EP bundle " + entry + " stands by: the newer " + serving
-                        + " serves");
+                LOG.info("EP bundle {} stands by: the newer {} serves", entry, serving);
             }
             return true;
         } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.ERROR, "EP factory service " + serviceId + " of bundle " + entry
-                    + " is not used: " + e.getMessage(), e);
+            LOG.error("EP factory service {} of bundle {} is not used: {}", serviceId, entry, e.getMessage(), e);
             entry.factories.remove(serviceId);
             if (entry.factories.isEmpty() && entry.role == Role.STANDBY) {
                 bundles.remove(bundleId);
@@ -129,8 +129,7 @@ final class BundleLibraries {
                 s.failAtLimit());
         newer.role = Role.SERVING;
         old.role = Role.DRAINING;
-        LOG.log(System.Logger.Level.INFO, "EP bundle " + newer + " serves new sessions; " + old
-                + " drains until its sessions close");
+        LOG.info("EP bundle {} serves new sessions; {} drains until its sessions close", newer, old);
         // whoever waits for the drain waits for its bookkeeping too (drainedOut may run on the draining thread)
         CompletableFuture<Void> out = drained.whenComplete((ok, failure) -> drainedOut(old));
         if (old.role == Role.DRAINING) {
@@ -207,12 +206,11 @@ final class BundleLibraries {
             try {
                 register(next);
                 if (next != entry) {
-                    LOG.log(System.Logger.Level.INFO, "EP bundle " + next + " serves again in place of " + entry);
+                    LOG.info("EP bundle {} serves again in place of {}", next, entry);
                 }
                 return;
             } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.ERROR, "the EP factories of bundle " + next + " are not used: "
-                        + e.getMessage(), e);
+                LOG.error("the EP factories of bundle {} are not used: {}", next, e.getMessage(), e);
             }
         }
     }
@@ -238,8 +236,7 @@ final class BundleLibraries {
                 try {
                     environment.regrantVirtualDevices(e.name, next.grantsVirtualDevices(e.name));
                 } catch (RuntimeException ex) {
-                    LOG.log(System.Logger.Level.ERROR, "EP library " + e.name + " failed to list its devices again: "
-                            + ex.getMessage(), ex);
+                    LOG.error("EP library {} failed to list its devices again: {}", e.name, ex.getMessage(), ex);
                 }
             }
         }

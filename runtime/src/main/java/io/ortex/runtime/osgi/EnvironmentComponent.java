@@ -28,6 +28,8 @@ import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.metatype.annotations.Designate;
 import org.osgi.util.tracker.ServiceTracker;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The runtime in an OSGi framework: a Declarative Services component that registers the {@link Environment} service
@@ -48,7 +50,7 @@ import org.osgi.util.tracker.ServiceTracker;
         configurationPolicy = ConfigurationPolicy.OPTIONAL, immediate = true)
 @Designate(ocd = RuntimeConfiguration.class)
 public final class EnvironmentComponent implements Environment {
-    private static final System.Logger LOG = System.getLogger(EnvironmentComponent.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger("io.ortex.runtime.config");
 
     private final RuntimeEnvironment environment;
     private final BundleLibraries factories;
@@ -97,8 +99,8 @@ public final class EnvironmentComponent implements Environment {
         RuntimeSettings next = RuntimeSettings.parse(properties, commandEnvironment);
         environment.limitDefaults(next.environmentConfig());
         if (!next.discoveryConfig().equals(settings.discoveryConfig())) {
-            LOG.log(System.Logger.Level.WARNING, RuntimeSettings.PID + ": the discovery entries changed; they apply "
-                    + "when the runtime bundle restarts");
+            LOG.warn("{}: the discovery entries changed; they apply when the runtime bundle restarts",
+                    RuntimeSettings.PID);
         }
         settings = next;
         factories.regrant(next);

@@ -9,6 +9,8 @@ import java.util.Map;
 import java.util.function.Supplier;
 import org.osgi.service.event.Event;
 import org.osgi.service.event.EventAdmin;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Posts EP device arrivals and removals to OSGi EventAdmin, when the framework offers one. Topics
@@ -36,7 +38,7 @@ final class EpEventPublisher implements EpDeviceListener {
     /** Event property: whether any device is virtual. */
     static final String VIRTUAL = "virtual";
 
-    private static final System.Logger LOG = System.getLogger(EpEventPublisher.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger("io.ortex.runtime.events");
 
     private final Supplier<Object> eventAdmin;
     private volatile boolean unusable;
@@ -70,7 +72,7 @@ final class EpEventPublisher implements EpDeviceListener {
         } catch (NoClassDefFoundError | ClassCastException e) {
             // an EventAdmin service exists but this bundle is not wired to its package
             unusable = true;
-            LOG.log(System.Logger.Level.WARNING, "EventAdmin is present but not usable by the Ortex runtime: " + e);
+            LOG.warn("EventAdmin is present but not usable by the Ortex runtime: {}", e.toString());
         }
     }
 

@@ -6,6 +6,8 @@ import org.osgi.framework.BundleContext;
 import org.osgi.framework.Constants;
 import org.osgi.framework.ServiceReference;
 import org.osgi.util.tracker.ServiceTrackerCustomizer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Translates the framework's {@link EpFactory} service events for {@link BundleLibraries}, which decides what they
@@ -22,7 +24,7 @@ final class EpFactoryTracker implements ServiceTrackerCustomizer<EpFactory, EpFa
     /** Service property an EP bundle publishes: the device types its factory offers (CPU, GPU, NPU). */
     static final String EP_DEVICE_TYPES = "ep.device_types";
 
-    private static final System.Logger LOG = System.getLogger(EpFactoryTracker.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger("io.ortex.runtime.registry");
 
     /**
      * One tracked factory service.
@@ -68,11 +70,11 @@ final class EpFactoryTracker implements ServiceTrackerCustomizer<EpFactory, EpFa
     private static void checkProperties(ServiceReference<EpFactory> ref, EpFactory factory, String bundle) {
         Object name = ref.getProperty(EP_NAME);
         if (name == null || ref.getProperty(EP_VENDOR) == null || ref.getProperty(EP_DEVICE_TYPES) == null) {
-            LOG.log(System.Logger.Level.WARNING, "the EP factory service of bundle " + bundle + " lacks one of the "
-                    + "properties " + EP_NAME + ", " + EP_VENDOR + ", " + EP_DEVICE_TYPES);
+            LOG.warn("the EP factory service of bundle {} lacks one of the properties {}, {}, {}", bundle, EP_NAME,
+                    EP_VENDOR, EP_DEVICE_TYPES);
         } else if (!name.equals(factory.name())) {
-            LOG.log(System.Logger.Level.WARNING, "the EP factory service of bundle " + bundle + " says " + EP_NAME
-                    + "=" + name + " but its factory is named " + factory.name());
+            LOG.warn("the EP factory service of bundle {} says {}={} but its factory is named {}", bundle, EP_NAME,
+                    name, factory.name());
         }
     }
 

@@ -10,6 +10,8 @@ import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
 import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * An EP library registered by configuration: one component per configuration of the factory PID
@@ -33,7 +35,7 @@ public final class LibraryConfiguration {
     /** Key: the registration name. Default: the configuration's name. */
     public static final String NAME = "name";
 
-    private static final System.Logger LOG = System.getLogger(LibraryConfiguration.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger("io.ortex.runtime.registry");
 
     private final Environment environment;
     private final String name;
@@ -61,7 +63,7 @@ public final class LibraryConfiguration {
         } catch (RuntimeException e) {
             throw logged(new InvalidArgumentException(ErrorCode.INVALID_ARGUMENT, source + ": " + e.getMessage(), e));
         }
-        LOG.log(System.Logger.Level.INFO, source + ": EP library '" + name + "' registered from " + path);
+        LOG.info("{}: EP library '{}' registered from {}", source, name, path);
     }
 
     /** Withdraws the library: hidden at once, then drained, then unloaded. */
@@ -76,7 +78,7 @@ public final class LibraryConfiguration {
     }
 
     private static RuntimeException logged(RuntimeException e) {
-        LOG.log(System.Logger.Level.ERROR, e.getMessage());
+        LOG.error("{}", e.getMessage());
         return e;
     }
 

@@ -15,7 +15,6 @@ import io.ortex.api.spi.GraphView;
 import io.ortex.api.spi.ModelExport;
 import io.ortex.api.spi.ModelExportOptions;
 import io.ortex.api.spi.NodeView;
-import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -26,6 +25,8 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * An EP instance backed by ONNX Runtime, for one session: the ONNX Runtime EP itself, or a plugin EP registered
@@ -44,7 +45,7 @@ final class OrtExecutionProvider implements ExecutionProvider {
     /** The most sessions tried per graph before the EP settles for the groups found so far. */
     static final int MAX_PROBES = 64;
 
-    private static final System.Logger LOG = System.getLogger(OrtExecutionProvider.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger("io.ortex.ep.ort");
     private static final FusionOptions DROP_CONSTANTS = new FusionOptions(true);
 
     private final String name;
@@ -86,7 +87,7 @@ final class OrtExecutionProvider implements ExecutionProvider {
         }
         Optional<String> opsets = OrtOpsets.unsupported(graph.opsetImports());
         if (opsets.isPresent()) {
-            LOG.log(Level.INFO, name + " takes no node: " + opsets.get());
+            LOG.info("{} takes no node: {}", name, opsets.get());
             return;
         }
         types = ElementTypes.of(graph);
@@ -105,8 +106,8 @@ final class OrtExecutionProvider implements ExecutionProvider {
                     continue;
                 }
                 if (probes++ >= MAX_PROBES) {
-                    LOG.log(Level.WARNING, name + " stops trying partitions after " + MAX_PROBES + " sessions; the "
-                            + "nodes not yet tried go to other EPs");
+                    LOG.warn("{} stops trying partitions after {} sessions; the nodes not yet tried go to other EPs",
+                            name, MAX_PROBES);
                     groups = groups.stream().filter(x -> tried.containsKey(key(x))).toList();
                     break plan;
                 }
@@ -117,7 +118,7 @@ final class OrtExecutionProvider implements ExecutionProvider {
                 }
                 List<NodeView> out = outcome.refused().isEmpty() ? culpritByPrefix(graph, g, probe)
                         : outcome.refused();
-                LOG.log(Level.DEBUG, name + " leaves " + names(out) + " to other EPs: " + outcome.message());
+                LOG.debug("{} leaves {} to other EPs: {}", name, names(out), outcome.message());
                 refused.addAll(out);
                 continue plan;
             }

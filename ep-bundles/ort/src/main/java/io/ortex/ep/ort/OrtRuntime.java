@@ -10,6 +10,7 @@ import io.ortex.api.OrtexException;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import org.slf4j.LoggerFactory;
 
 /**
  * The one place this bundle reaches ONNX Runtime's process-wide environment. ONNX Runtime loads its native library
@@ -71,8 +72,8 @@ final class OrtRuntime {
         try {
             environment().unregisterExecutionProviderLibrary(name);
         } catch (OrtException e) {
-            System.getLogger(OrtRuntime.class.getName()).log(System.Logger.Level.WARNING,
-                    "unregistering ONNX Runtime plugin-EP library '" + name + "' failed: " + message(e));
+            LoggerFactory.getLogger("io.ortex.ep.ort").warn("unregistering ONNX Runtime plugin-EP library '{}' failed: "
+                    + "{}", name, message(e));
         }
     }
 

@@ -6,6 +6,7 @@ import ai.onnxruntime.OrtSession;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.LoggerFactory;
 
 /**
  * An ONNX Runtime session running one partition, with the guard of the plugin-EP library it uses and, when the
@@ -75,8 +76,8 @@ final class PartitionSession implements AutoCloseable {
         try {
             session.close();
         } catch (OrtException e) {
-            System.getLogger(PartitionSession.class.getName()).log(System.Logger.Level.WARNING,
-                    "closing an ONNX Runtime session failed: " + OrtRuntime.message(e));
+            LoggerFactory.getLogger("io.ortex.ep.ort").warn("closing an ONNX Runtime session failed: {}",
+                    OrtRuntime.message(e));
         } finally {
             guard.closed();
         }

@@ -3,10 +3,11 @@ package io.ortex.ep.ort;
 import io.ortex.api.EpUnavailableException;
 import io.ortex.api.spi.EpFactory;
 import io.ortex.api.spi.LoadedEpLibrary;
-import java.lang.System.Logger.Level;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A native ONNX Runtime plugin-EP library registered with ONNX Runtime ({@code registerExecutionProviderLibrary}):
@@ -16,7 +17,7 @@ import java.util.function.Consumer;
  * unregistered from ONNX Runtime as soon as the last session closes. Thread safe.
  */
 final class PluginLibrary implements LoadedEpLibrary, SessionGuard {
-    private static final System.Logger LOG = System.getLogger(PluginLibrary.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger("io.ortex.ep.ort");
 
     private final String name;
     private final Path file;
@@ -122,8 +123,8 @@ final class PluginLibrary implements LoadedEpLibrary, SessionGuard {
         if (now) {
             unregister();
         } else {
-            LOG.log(Level.INFO, "ONNX Runtime plugin-EP library '" + name + "' is unregistered when its "
-                    + sessions() + " session(s) close");
+            LOG.info("ONNX Runtime plugin-EP library '{}' is unregistered when its {} session(s) close", name,
+                    sessions());
         }
     }
 

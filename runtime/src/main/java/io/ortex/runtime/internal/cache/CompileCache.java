@@ -8,7 +8,6 @@ import io.ortex.onnx.proto.Onnx.ModelProto;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -21,6 +20,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.zip.CRC32C;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The compile cache's folder of entries: one file per key, {@code <key>.ortexc}, holding a compiled model (payloads
@@ -47,7 +48,7 @@ public final class CompileCache {
     /** As deep as the model reader lets messages nest. */
     private static final int RECURSION_LIMIT = 400;
     private static final int TRAILER = 8 + 8;
-    private static final System.Logger LOG = System.getLogger(CompileCache.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger("io.ortex.runtime.cache");
 
     private final Path folder;
     private final long maxBytes;
@@ -157,8 +158,8 @@ public final class CompileCache {
         try {
             return SourceInitializers.restore(parse(entry, entry.length - TRAILER), source);
         } catch (IllegalArgumentException | IllegalStateException e) {
-            LOG.log(Level.WARNING, "compile cache: entry " + entry(key) + " cannot be used (" + e.getMessage()
-                    + "); deleting it and compiling again");
+            LOG.warn("compile cache: entry {} cannot be used ({}); deleting it and compiling again", entry(key),
+                    e.getMessage());
             remove(key);
             return null;
         }
@@ -203,12 +204,12 @@ public final class CompileCache {
         } catch (NoSuchFileException e) {
             return null;
         } catch (IOException e) {
-            LOG.log(Level.WARNING, "compile cache: cannot read " + file + ": " + e.getMessage() + "; compiling");
+            LOG.warn("compile cache: cannot read {}: {}; compiling", file, e.getMessage());
             return null;
         }
         if (!verified(all)) {
-            LOG.log(Level.WARNING, "compile cache: entry " + file + " is corrupted (bad trailer or checksum);"
-                    + " deleting it and compiling again");
+            LOG.warn("compile cache: entry {} is corrupted (bad trailer or checksum); deleting it and compiling again",
+                    file);
             remove(key);
             return null;
         }
@@ -216,7 +217,7 @@ public final class CompileCache {
             Files.setLastModifiedTime(file, FileTime.fromMillis(System.currentTimeMillis()));
         } catch (IOException e) {
             // evicted meanwhile, or read-only: the bytes read are still whole
-            LOG.log(Level.DEBUG, "compile cache: cannot touch " + file + ": " + e.getMessage());
+            LOG.debug("compile cache: cannot touch {}: {}", file, e.getMessage());
         }
         return all;
     }
@@ -265,7 +266,7 @@ public final class CompileCache {
         try {
             Files.deleteIfExists(entry(key));
         } catch (IOException e) {
-            LOG.log(Level.WARNING, "compile cache: cannot delete " + entry(key) + ": " + e.getMessage());
+            LOG.warn("compile cache: cannot delete {}: {}", entry(key), e.getMessage());
         }
     }
 
@@ -288,7 +289,7 @@ public final class CompileCache {
                 }
             }
         } catch (IOException e) {
-            LOG.log(Level.WARNING, "compile cache: cannot list " + folder + ": " + e.getMessage());
+            LOG.warn("compile cache: cannot list {}: {}", folder, e.getMessage());
             return;
         }
         if (total <= maxBytes) {
@@ -305,9 +306,9 @@ public final class CompileCache {
             try {
                 Files.deleteIfExists(s.file());
                 total -= s.size();
-                LOG.log(Level.DEBUG, "compile cache: evicted " + s.file());
+                LOG.debug("compile cache: evicted {}", s.file());
             } catch (IOException e) {
-                LOG.log(Level.WARNING, "compile cache: cannot evict " + s.file() + ": " + e.getMessage());
+                LOG.warn("compile cache: cannot evict {}: {}", s.file(), e.getMessage());
             }
         }
     }

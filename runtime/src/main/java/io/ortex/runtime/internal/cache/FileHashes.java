@@ -5,7 +5,6 @@ import io.ortex.api.OrtexException;
 import io.ortex.onnx.ModelWriter;
 import java.io.IOException;
 import java.io.InputStream;
-import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -18,6 +17,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The SHA-256 of files the compile cache keys on (models and their external data), memoized by the file's identity:
@@ -30,7 +31,7 @@ public final class FileHashes {
     /** The folder of the memo files inside a cache folder. */
     static final String FOLDER = "file-hashes";
     private static final String FORMAT = "ortex-file-hash-1";
-    private static final System.Logger LOG = System.getLogger(FileHashes.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger("io.ortex.runtime.cache");
     /**
      * A file modified this recently is hashed but not memoized: on a file system that keeps coarse times, a write
      * right after the hash could leave the same size and time.
@@ -122,7 +123,7 @@ public final class FileHashes {
         } catch (NoSuchFileException e) {
             return null;
         } catch (IOException | RuntimeException e) {
-            LOG.log(Level.DEBUG, "compile cache: ignoring the unreadable file hash " + f + ": " + e);
+            LOG.debug("compile cache: ignoring the unreadable file hash {}: {}", f, e.toString());
         }
         return null;
     }
@@ -138,7 +139,7 @@ public final class FileHashes {
             ModelWriter.writeAtomically(f, out -> out.write(text));
         } catch (IOException | RuntimeException e) {
             // the memo only saves time; the key is right without it
-            LOG.log(Level.DEBUG, "compile cache: cannot write the file hash " + f + ": " + e);
+            LOG.debug("compile cache: cannot write the file hash {}: {}", f, e.toString());
         }
     }
 

@@ -3,13 +3,13 @@ package io.ortex.runtime.internal.discovery;
 import io.ortex.api.HardwareDevice;
 import io.ortex.api.HardwareDeviceType;
 import java.io.IOException;
-import java.lang.System.Logger.Level;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import org.slf4j.Logger;
 
 /**
  * Finds NPUs through the compute-accelerator subsystem: every {@code <sys>/class/accel/accelN} whose {@code device}
@@ -22,7 +22,7 @@ final class AccelNpuDiscovery {
     static final String ACCEL_IDX = "accel_idx";
 
     private final Path accel;
-    private final System.Logger log;
+    private final Logger log;
 
     /**
      * Creates the discovery.
@@ -30,7 +30,7 @@ final class AccelNpuDiscovery {
      * @param sysRoot the sysfs root, normally {@code /sys}
      * @param log where skipped accelerators are reported
      */
-    AccelNpuDiscovery(Path sysRoot, System.Logger log) {
+    AccelNpuDiscovery(Path sysRoot, Logger log) {
         this.accel = sysRoot.resolve("class").resolve("accel");
         this.log = log;
     }
@@ -45,15 +45,14 @@ final class AccelNpuDiscovery {
         try {
             entries = SysfsFiles.indexedEntries(accel, "accel");
         } catch (IOException | RuntimeException e) {
-            log.log(Level.WARNING, "cannot list " + accel + " (" + e.getMessage() + "); no NPUs reported");
+            log.warn("cannot list {} ({}); no NPUs reported", accel, e.getMessage());
             return List.of();
         }
         List<HardwareDevice> npus = new ArrayList<>();
         entries.forEach((index, entry) -> {
             Path device = entry.resolve("device");
             if (!PciFunction.isPci(device)) {
-                log.log(Level.DEBUG, () -> "skipping " + entry + ": not a PCI device (no " + device.resolve("vendor")
-                        + ")");
+                log.debug("skipping {}: not a PCI device (no {})", entry, device.resolve("vendor"));
                 return;
             }
             try {
@@ -66,7 +65,7 @@ final class AccelNpuDiscovery {
                 npus.add(new HardwareDevice(HardwareDeviceType.NPU, pci.vendorId(), pci.deviceId(),
                         PciVendors.name(pci.vendorId()), metadata));
             } catch (IOException | RuntimeException e) {
-                log.log(Level.WARNING, "skipping NPU " + entry + ": " + e.getMessage());
+                log.warn("skipping NPU {}: {}", entry, e.getMessage());
             }
         });
         return npus;

@@ -4,12 +4,12 @@ import io.ortex.api.HardwareDevice;
 import io.ortex.api.HardwareDeviceType;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.lang.System.Logger.Level;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.slf4j.Logger;
 
 /**
  * Describes the machine's CPU from {@code cpuinfo}: the vendor from {@code vendor_id} (x86) or
@@ -39,7 +39,7 @@ final class CpuDiscovery {
             Map.entry(0xc0, "Ampere"));
 
     private final Path cpuinfo;
-    private final System.Logger log;
+    private final Logger log;
 
     /**
      * Creates the discovery.
@@ -47,7 +47,7 @@ final class CpuDiscovery {
      * @param procRoot the procfs root, normally {@code /proc}
      * @param log where an unreadable {@code cpuinfo} is reported
      */
-    CpuDiscovery(Path procRoot, System.Logger log) {
+    CpuDiscovery(Path procRoot, Logger log) {
         this.cpuinfo = procRoot.resolve("cpuinfo");
         this.log = log;
     }
@@ -62,8 +62,7 @@ final class CpuDiscovery {
         try {
             lines = Files.readAllLines(cpuinfo);
         } catch (IOException | UncheckedIOException e) {
-            log.log(Level.WARNING, "cannot read " + cpuinfo + " (" + e.getMessage()
-                    + "); reporting a CPU of unknown vendor");
+            log.warn("cannot read {} ({}); reporting a CPU of unknown vendor", cpuinfo, e.getMessage());
             return new HardwareDevice(HardwareDeviceType.CPU, 0, 0, "", Map.of());
         }
         Map<String, String> fields = firstValues(lines);

@@ -3,13 +3,13 @@ package io.ortex.runtime.internal.discovery;
 import io.ortex.api.HardwareDevice;
 import io.ortex.api.HardwareDeviceType;
 import java.io.IOException;
-import java.lang.System.Logger.Level;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import org.slf4j.Logger;
 
 /**
  * Finds GPUs through the DRM subsystem: every {@code <sys>/class/drm/cardN} whose {@code device} is a PCI function,
@@ -22,7 +22,7 @@ final class DrmGpuDiscovery {
     static final String CARD_IDX = "card_idx";
 
     private final Path drm;
-    private final System.Logger log;
+    private final Logger log;
 
     /**
      * Creates the discovery.
@@ -30,7 +30,7 @@ final class DrmGpuDiscovery {
      * @param sysRoot the sysfs root, normally {@code /sys}
      * @param log where skipped cards are reported
      */
-    DrmGpuDiscovery(Path sysRoot, System.Logger log) {
+    DrmGpuDiscovery(Path sysRoot, Logger log) {
         this.drm = sysRoot.resolve("class").resolve("drm");
         this.log = log;
     }
@@ -45,21 +45,20 @@ final class DrmGpuDiscovery {
         try {
             cards = SysfsFiles.indexedEntries(drm, "card");
         } catch (IOException | RuntimeException e) {
-            log.log(Level.WARNING, "cannot list " + drm + " (" + e.getMessage() + "); no DRM GPUs reported");
+            log.warn("cannot list {} ({}); no DRM GPUs reported", drm, e.getMessage());
             return List.of();
         }
         List<HardwareDevice> gpus = new ArrayList<>();
         cards.forEach((index, card) -> {
             Path device = card.resolve("device");
             if (!PciFunction.isPci(device)) {
-                log.log(Level.DEBUG, () -> "skipping " + card + ": not a PCI device (no " + device.resolve("vendor")
-                        + ")");
+                log.debug("skipping {}: not a PCI device (no {})", card, device.resolve("vendor"));
                 return;
             }
             try {
                 gpus.add(gpu(PciFunction.read(device), Map.of(CARD_IDX, Integer.toString(index))));
             } catch (IOException | RuntimeException e) {
-                log.log(Level.WARNING, "skipping GPU " + card + ": " + e.getMessage());
+                log.warn("skipping GPU {}: {}", card, e.getMessage());
             }
         });
         return gpus;

@@ -3,7 +3,6 @@ package io.ortex.runtime.internal.discovery;
 import io.ortex.api.HardwareDevice;
 import io.ortex.api.HardwareDeviceType;
 import io.ortex.api.InvalidArgumentException;
-import java.lang.System.Logger.Level;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -12,6 +11,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Finds the hardware devices of one environment: NPUs ({@code class/accel}), GPUs ({@code class/drm}, or the PCI
@@ -19,7 +20,7 @@ import java.util.Set;
  * ({@link DiscoveryConfig}). The runtime creates one per environment and calls {@link #discover()} once.
  *
  * <p>Unlike ONNX Runtime, which drops every GPU when one card cannot be read, a device whose files cannot be read
- * is skipped with a {@link Level#WARNING} naming its path, and the other devices are still reported. Not thread
+ * is skipped with a warning naming its path, and the other devices are still reported. Not thread
  * safe; the result is immutable.
  */
 public final class HardwareDiscovery {
@@ -28,10 +29,10 @@ public final class HardwareDiscovery {
     /** Metadata key marking a discrete GPU ({@code "1"}); ONNX Runtime sets it for NVIDIA GPUs only. */
     public static final String DISCRETE = "Discrete";
 
-    private static final System.Logger LOG = System.getLogger(HardwareDiscovery.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger("io.ortex.runtime.discovery");
 
     private final Map<String, String> config;
-    private final System.Logger log;
+    private final Logger log;
 
     /**
      * Creates the discovery for an environment configuration.
@@ -48,7 +49,7 @@ public final class HardwareDiscovery {
      * @param config the environment configuration
      * @param log where skipped and configured devices are reported
      */
-    HardwareDiscovery(Map<String, String> config, System.Logger log) {
+    HardwareDiscovery(Map<String, String> config, Logger log) {
         this.config = Map.copyOf(Objects.requireNonNull(config, "config"));
         this.log = Objects.requireNonNull(log, "log");
     }
@@ -74,7 +75,7 @@ public final class HardwareDiscovery {
         devices.addAll(gpus);
         devices.add(new CpuDiscovery(proc, log).discover());
         configured.forEach((id, device) -> {
-            log.log(Level.INFO, "added configured device '" + id + "': " + device);
+            log.info("added configured device '{}': {}", id, device);
             devices.add(device);
         });
         devices.sort(Comparator.comparingInt(d -> rank(d.type())));

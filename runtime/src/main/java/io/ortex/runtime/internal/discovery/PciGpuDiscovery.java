@@ -2,7 +2,6 @@ package io.ortex.runtime.internal.discovery;
 
 import io.ortex.api.HardwareDevice;
 import java.io.IOException;
-import java.lang.System.Logger.Level;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import org.slf4j.Logger;
 
 /**
  * Finds GPUs on the PCI bus, for machines where DRM shows none (no display driver loaded, some virtual GPUs): every
@@ -25,7 +25,7 @@ final class PciGpuDiscovery {
     private static final int DISPLAY_3D = 0x0302;
 
     private final Path devices;
-    private final System.Logger log;
+    private final Logger log;
 
     /**
      * Creates the discovery.
@@ -33,7 +33,7 @@ final class PciGpuDiscovery {
      * @param sysRoot the sysfs root, normally {@code /sys}
      * @param log where skipped entries are reported
      */
-    PciGpuDiscovery(Path sysRoot, System.Logger log) {
+    PciGpuDiscovery(Path sysRoot, Logger log) {
         this.devices = sysRoot.resolve("bus").resolve("pci").resolve("devices");
         this.log = log;
     }
@@ -49,7 +49,7 @@ final class PciGpuDiscovery {
             try (DirectoryStream<Path> stream = Files.newDirectoryStream(devices)) {
                 stream.forEach(p -> entries.put(p.getFileName().toString(), p));
             } catch (IOException | RuntimeException e) {
-                log.log(Level.WARNING, "cannot list " + devices + " (" + e.getMessage() + "); no PCI GPUs reported");
+                log.warn("cannot list {} ({}); no PCI GPUs reported", devices, e.getMessage());
                 return List.of();
             }
         }
@@ -65,7 +65,7 @@ final class PciGpuDiscovery {
                     gpus.add(DrmGpuDiscovery.gpu(PciFunction.read(entry), Map.of()));
                 }
             } catch (IOException | RuntimeException e) {
-                log.log(Level.WARNING, "skipping PCI device " + entry + ": " + e.getMessage());
+                log.warn("skipping PCI device {}: {}", entry, e.getMessage());
             }
         }
         return gpus;

@@ -7,9 +7,10 @@ import io.ortex.api.Names;
 import io.ortex.api.OrtexException;
 import io.ortex.api.SessionOptions;
 import io.ortex.api.spi.EpFactory;
-import java.lang.System.Logger.Level;
 import java.util.List;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Judges a compiled model's compatibility strings ({@code ep_compatibility_info.<EP>} metadata) before any EP sees
@@ -19,7 +20,7 @@ import java.util.Map;
  * throws fails naming the EP. Stateless.
  */
 public final class CompatibilityCheck {
-    private static final System.Logger LOG = System.getLogger(CompatibilityCheck.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger("io.ortex.runtime.compatibility");
 
     private CompatibilityCheck() {
     }
@@ -53,6 +54,8 @@ public final class CompatibilityCheck {
             CompiledModelCompatibility verdict = judge(c.factory(), c.devices(), info);
             switch (verdict) {
                 case UNSUPPORTED:
+                    LOG.info("{} is incompatible: EP {} judges it {} (compiled for {})", what, name, verdict,
+                            Names.quote(info));
                     throw new OrtexException(ErrorCode.FAIL, "Compiled model is not supported by execution provider: "
                             + name + " (" + what + ", compiled for " + Names.quote(info)
                             + "); re-compile the source model");
@@ -61,10 +64,12 @@ public final class CompatibilityCheck {
                             + " runs it but recommends"
                             + " re-compiling it";
                     if (failOnSuboptimal) {
+                        LOG.info("{} is refused: EP {} judges it {} (compiled for {}) and {}=1", what, name, verdict,
+                                Names.quote(info), SessionOptions.FAIL_ON_SUBOPTIMAL_COMPILED_MODEL);
                         throw new OrtexException(ErrorCode.FAIL, msg + " (" + SessionOptions
                                 .FAIL_ON_SUBOPTIMAL_COMPILED_MODEL + "=1)");
                     }
-                    LOG.log(Level.WARNING, msg);
+                    LOG.warn("{}", msg);
                     break;
                 default:
                     break;

@@ -13,7 +13,6 @@ import io.ortex.api.spi.GraphView;
 import io.ortex.api.spi.NodeView;
 import io.ortex.api.spi.ValueView;
 import io.ortex.onnx.OnnxModel;
-import java.lang.System.Logger.Level;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -21,6 +20,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The writing of one compiled model, from session creation with {@code ep.context_enable=1} or from the compile API:
@@ -29,7 +30,7 @@ import java.util.Set;
  * one session creation on one thread.
  */
 public final class EpContextGeneration {
-    private static final System.Logger LOG = System.getLogger(EpContextGeneration.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger("io.ortex.runtime.epcontext");
 
     /** What to do when no EP compiled a node. */
     public enum WhenNothingCompiled {
@@ -214,13 +215,11 @@ public final class EpContextGeneration {
                     throw new OrtexException(ErrorCode.FAIL, "Unable to compile any nodes of " + model.describe()
                             + ": no EP of the session compiled a partition it could save as an EPContext node");
                 case SKIP:
-                    LOG.log(Level.WARNING, "no EP compiled a node of " + model.describe()
-                            + "; no compiled model is written");
+                    LOG.warn("no EP compiled a node of {}; no compiled model is written", model.describe());
                     result = new CompileResult(Map.of(), List.of());
                     return;
                 default:
-                    LOG.log(Level.INFO, "no EP compiled a node of " + model.describe()
-                            + "; the compiled model is written anyway");
+                    LOG.info("no EP compiled a node of {}; the compiled model is written anyway", model.describe());
             }
         }
         checkOutput();

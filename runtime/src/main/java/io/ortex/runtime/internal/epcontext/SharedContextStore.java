@@ -1,7 +1,8 @@
 package io.ortex.runtime.internal.epcontext;
 
-import java.lang.System.Logger.Level;
 import java.nio.file.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The environment-level store of EP contexts shared between sessions ({@code ep.share_ep_contexts=1}): it holds the
@@ -12,7 +13,7 @@ import java.nio.file.Path;
  * written pointing at its binary, so the binary is written too rather than left missing. Thread safe.
  */
 public final class SharedContextStore {
-    private static final System.Logger LOG = System.getLogger(SharedContextStore.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger("io.ortex.runtime.epcontext");
 
     private SharedContextGroup open;
 
@@ -65,14 +66,13 @@ public final class SharedContextStore {
         }
         try {
             Path file = group.flush();
-            LOG.log(Level.INFO, "the shared EP context group of " + file + " was still open when the environment"
-                    + " closed (no session set ep.stop_share_ep_contexts=1): its " + group.size()
-                    + " entries were written then");
+            LOG.info("the shared EP context group of {} was still open when the environment closed (no session set "
+                    + "ep.stop_share_ep_contexts=1): its {} entries were written then", file, group.size());
             return file;
         } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "the shared EP context group of " + group.file() + " was still open when the"
-                    + " environment closed and its binary could not be written (" + e.getMessage() + "): the"
-                    + " compiled models of the group name a file that does not exist");
+            LOG.warn("the shared EP context group of {} was still open when the environment closed and its binary "
+                    + "could not be written ({}): the compiled models of the group name a file that does not exist",
+                    group.file(), e.getMessage());
             return null;
         }
     }

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ortex.api.HardwareDevice;
 import io.ortex.api.HardwareDeviceType;
 import java.io.IOException;
-import java.lang.System.Logger.Level;
+import org.slf4j.event.Level;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -32,7 +32,7 @@ class AccelNpuDiscoveryTest {
         assertEquals(List.of(INTEL_NPU, new HardwareDevice(HardwareDeviceType.NPU, 0x1e2d, 0x0001, "",
                 Map.of("accel_idx", "2", "pci_bus_id", "0000:c1:00.0"))), new AccelNpuDiscovery(fs.sys, log)
                         .discover());
-        assertTrue(log.at(Level.WARNING).isEmpty(), log.entries.toString());
+        assertTrue(log.at(Level.WARN).isEmpty(), log.entries.toString());
     }
 
     @Test
@@ -43,8 +43,8 @@ class AccelNpuDiscoveryTest {
         fs.accel("accel0", "0000:00:0b.0");
         Path bad = fs.accel("accel1", "0000:c1:00.0");
         assertEquals(List.of(INTEL_NPU), new AccelNpuDiscovery(fs.sys, log).discover());
-        assertEquals(1, log.at(Level.WARNING).size(), log.entries.toString());
-        assertTrue(log.at(Level.WARNING).get(0).contains(bad.toString()));
+        assertEquals(1, log.at(Level.WARN).size(), log.entries.toString());
+        assertTrue(log.at(Level.WARN).get(0).contains(bad.toString()));
     }
 
     @Test

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ortex.api.HardwareDevice;
 import io.ortex.api.HardwareDeviceType;
 import java.io.IOException;
-import java.lang.System.Logger.Level;
+import org.slf4j.event.Level;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -66,8 +66,8 @@ class CpuDiscoveryTest {
     void missingCpuinfoStillGivesOneCpuAndAWarning(@TempDir Path proc) {
         HardwareDevice cpu = new CpuDiscovery(proc, log).discover();
         assertEquals(new HardwareDevice(HardwareDeviceType.CPU, 0, 0, "", Map.of()), cpu);
-        assertEquals(1, log.at(Level.WARNING).size());
-        assertTrue(log.at(Level.WARNING).get(0).contains(proc.resolve("cpuinfo").toString()), log.entries.toString());
+        assertEquals(1, log.at(Level.WARN).size());
+        assertTrue(log.at(Level.WARN).get(0).contains(proc.resolve("cpuinfo").toString()), log.entries.toString());
     }
 
     @Test

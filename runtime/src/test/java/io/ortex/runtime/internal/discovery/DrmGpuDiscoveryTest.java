@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ortex.api.HardwareDevice;
 import io.ortex.api.HardwareDeviceType;
 import java.io.IOException;
-import java.lang.System.Logger.Level;
+import org.slf4j.event.Level;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -46,7 +46,7 @@ class DrmGpuDiscoveryTest {
     @Test
     void findsDiscreteNvidiaAndIntegratedIntelInCardOrder() {
         assertEquals(List.of(INTEL_IGPU, H100), discover());
-        assertTrue(log.at(Level.WARNING).isEmpty(), log.entries.toString());
+        assertTrue(log.at(Level.WARN).isEmpty(), log.entries.toString());
     }
 
     @Test
@@ -54,7 +54,7 @@ class DrmGpuDiscoveryTest {
         fs.pciFunction("0000:b3:00.0", "not a number", "0x1234", "0x030000");
         Path card = fs.drmCard("card2", "0000:b3:00.0");
         assertEquals(List.of(INTEL_IGPU, H100), discover());
-        List<String> warnings = log.at(Level.WARNING);
+        List<String> warnings = log.at(Level.WARN);
         assertEquals(1, warnings.size(), log.entries.toString());
         assertTrue(warnings.get(0).contains(card.toString()), warnings.get(0));
         assertTrue(warnings.get(0).contains("not a number"), warnings.get(0));
@@ -66,7 +66,7 @@ class DrmGpuDiscoveryTest {
         Files.createDirectory(function.resolve("device"));
         Path card = fs.drmCard("card3", "0000:17:00.0");
         assertEquals(List.of(INTEL_IGPU, H100), discover());
-        List<String> warnings = log.at(Level.WARNING);
+        List<String> warnings = log.at(Level.WARN);
         assertEquals(1, warnings.size(), log.entries.toString());
         assertTrue(warnings.get(0).contains(card.toString()), warnings.get(0));
     }
@@ -78,7 +78,7 @@ class DrmGpuDiscoveryTest {
         Files.createSymbolicLink(card.resolve("device"), card.relativize(platform));
         Files.createDirectories(fs.sys.resolve("class/drm/card4"));
         assertEquals(List.of(INTEL_IGPU, H100), discover());
-        assertTrue(log.at(Level.WARNING).isEmpty(), log.entries.toString());
+        assertTrue(log.at(Level.WARN).isEmpty(), log.entries.toString());
     }
 
     @Test

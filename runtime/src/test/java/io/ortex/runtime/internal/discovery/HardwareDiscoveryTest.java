@@ -10,7 +10,7 @@ import io.ortex.api.HardwareDeviceType;
 import io.ortex.api.InvalidArgumentException;
 import io.ortex.runtime.internal.RuntimeEnvironmentFactory;
 import java.io.IOException;
-import java.lang.System.Logger.Level;
+import org.slf4j.event.Level;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -85,7 +85,7 @@ class HardwareDiscoveryTest {
         fs.accel("accel1", "0000:c1:00.0");
         assertEquals(List.of(AccelNpuDiscoveryTest.INTEL_NPU, DrmGpuDiscoveryTest.INTEL_IGPU, DrmGpuDiscoveryTest.H100,
                 CPU), discover(roots()));
-        List<String> warnings = log.at(Level.WARNING);
+        List<String> warnings = log.at(Level.WARN);
         assertEquals(2, warnings.size(), warnings.toString());
         assertTrue(warnings.get(0).contains(fs.sys.resolve("class/accel/accel1").toString()), warnings.get(0));
         assertTrue(warnings.get(1).contains(fs.sys.resolve("class/drm/card2").toString()), warnings.get(1));
@@ -135,7 +135,7 @@ class HardwareDiscoveryTest {
         List<HardwareDevice> devices = discover(Map.of(DiscoveryConfig.SYSFS_ROOT, empty.toString(),
                 DiscoveryConfig.PROCFS_ROOT, empty.toString()));
         assertEquals(List.of(new HardwareDevice(HardwareDeviceType.CPU, 0, 0, "", Map.of())), devices);
-        assertEquals(1, log.at(Level.WARNING).size());
+        assertEquals(1, log.at(Level.WARN).size());
     }
 
     @Test

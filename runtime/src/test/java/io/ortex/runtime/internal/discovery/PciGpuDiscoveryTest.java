@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ortex.api.HardwareDevice;
 import io.ortex.api.HardwareDeviceType;
 import java.io.IOException;
-import java.lang.System.Logger.Level;
+import org.slf4j.event.Level;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -31,7 +31,7 @@ class PciGpuDiscoveryTest {
                 new HardwareDevice(HardwareDeviceType.GPU, 0x10de, 0x2330, "NVIDIA",
                         Map.of("pci_bus_id", "0000:00:04.0", "Discrete", "1"))),
                 new PciGpuDiscovery(fs.sys, log).discover());
-        assertTrue(log.at(Level.WARNING).isEmpty(), log.entries.toString());
+        assertTrue(log.at(Level.WARN).isEmpty(), log.entries.toString());
     }
 
     @Test
@@ -42,7 +42,7 @@ class PciGpuDiscoveryTest {
         Path badClass = fs.pciFunction("0000:00:04.0", "0x1002", "0x744c", "VGA");
         assertEquals(List.of(new HardwareDevice(HardwareDeviceType.GPU, 0x1002, 0x744c, "AMD",
                 Map.of("pci_bus_id", "0000:00:02.0"))), new PciGpuDiscovery(fs.sys, log).discover());
-        List<String> warnings = log.at(Level.WARNING);
+        List<String> warnings = log.at(Level.WARN);
         assertEquals(2, warnings.size(), log.entries.toString());
         assertTrue(warnings.get(0).contains(fs.sys.resolve("bus/pci/devices/0000:00:03.0").toString()),
                 warnings.get(0));

@@ -1,37 +1,60 @@
 package io.ortex.runtime.internal.discovery;
 
-import java.text.MessageFormat;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.ResourceBundle;
+import org.slf4j.Marker;
+import org.slf4j.event.Level;
+import org.slf4j.helpers.LegacyAbstractLogger;
+import org.slf4j.helpers.MessageFormatter;
 
-/** A {@link System.Logger} that keeps every message with its level, for assertions. */
-final class RecordingLogger implements System.Logger {
+/** An SLF4J logger that keeps every message, formatted, with its level, for assertions. */
+final class RecordingLogger extends LegacyAbstractLogger {
+    private static final long serialVersionUID = 1L;
+
     /** One logged message. */
     record Entry(Level level, String message) {
     }
 
     final List<Entry> entries = new ArrayList<>();
 
-    @Override
-    public String getName() {
-        return "recording";
+    RecordingLogger() {
+        this.name = "recording";
     }
 
     @Override
-    public boolean isLoggable(Level level) {
+    public boolean isTraceEnabled() {
         return true;
     }
 
     @Override
-    public void log(Level level, ResourceBundle bundle, String msg, Throwable thrown) {
-        entries.add(new Entry(level, msg));
+    public boolean isDebugEnabled() {
+        return true;
     }
 
     @Override
-    public void log(Level level, ResourceBundle bundle, String format, Object... params) {
-        entries.add(new Entry(level, params == null || params.length == 0 ? format
-                : MessageFormat.format(format, params)));
+    public boolean isInfoEnabled() {
+        return true;
+    }
+
+    @Override
+    public boolean isWarnEnabled() {
+        return true;
+    }
+
+    @Override
+    public boolean isErrorEnabled() {
+        return true;
+    }
+
+    @Override
+    protected String getFullyQualifiedCallerName() {
+        return null;
+    }
+
+    @Override
+    protected void handleNormalizedLoggingCall(Level level, Marker marker, String messagePattern, Object[] arguments,
+                                               Throwable throwable) {
+        entries.add(new Entry(level, MessageFormatter.basicArrayFormat(messagePattern, arguments)));
     }
 
     /** The messages logged at a level. */

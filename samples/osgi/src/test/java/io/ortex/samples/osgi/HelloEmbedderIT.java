@@ -22,7 +22,8 @@ import org.osgi.framework.launch.FrameworkFactory;
 
 /**
  * Starts Felix with Declarative Services, the Ortex runtime and this sample's bundle, then installs the CPU EP
- * bundle and waits for the sample to run the model on it.
+ * bundle and waits for the sample to run the model on it. SLF4J, the logging API of the Ortex bundles, and its provider
+ * are on the class path, exported by the system bundle.
  */
 class HelloEmbedderIT {
     @Test
@@ -33,7 +34,10 @@ class HelloEmbedderIT {
         Framework framework = ServiceLoader.load(FrameworkFactory.class).iterator().next().newFramework(Map.of(
                 Constants.FRAMEWORK_STORAGE, "target/felix-cache",
                 Constants.FRAMEWORK_STORAGE_CLEAN, Constants.FRAMEWORK_STORAGE_CLEAN_ONFIRSTINIT,
-                "sample.model", System.getProperty("sample.model")));
+                "sample.model", System.getProperty("sample.model"),
+                // the Ortex bundles log through SLF4J: the system bundle exports it from the class path, where its
+                // provider is (a Service Loader Mediator in the framework would do too)
+                Constants.FRAMEWORK_SYSTEMPACKAGES_EXTRA, slf4jPackages(System.getProperty("slf4j.version"))));
         framework.start();
         try {
             BundleContext context = framework.getBundleContext();
@@ -68,6 +72,11 @@ class HelloEmbedderIT {
             framework.waitForStop(10_000);
             System.setOut(console);
         }
+    }
+
+    private static String slf4jPackages(String version) {
+        return String.join(",", Stream.of("org.slf4j", "org.slf4j.event", "org.slf4j.helpers", "org.slf4j.spi")
+                .map(p -> p + ";version=" + version).toList());
     }
 
     private static String awaitLine(ByteArrayOutputStream output, String start) throws InterruptedException {

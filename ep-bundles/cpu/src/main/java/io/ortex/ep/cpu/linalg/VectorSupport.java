@@ -1,6 +1,7 @@
 package io.ortex.ep.cpu.linalg;
 
-import java.lang.System.Logger.Level;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Decides once whether the CPU EP's kernels use the Vector API ({@code jdk.incubator.vector}) or plain Java, and
@@ -14,7 +15,7 @@ public final class VectorSupport {
     /** The system property that turns the Vector API off ({@code false}); anything else leaves it automatic. */
     public static final String PROPERTY = "ortex.cpu.vector";
 
-    private static final System.Logger LOG = System.getLogger("io.ortex.ep.cpu");
+    private static final Logger LOG = LoggerFactory.getLogger("io.ortex.ep.cpu");
     private static final String DESCRIPTION;
     private static final boolean ENABLED;
 
@@ -35,7 +36,7 @@ public final class VectorSupport {
         }
         ENABLED = on;
         DESCRIPTION = on ? "Vector API, " + why : "plain Java: " + why;
-        LOG.log(Level.INFO, "CPU EP kernels: {0}", DESCRIPTION);
+        LOG.info("CPU EP kernels: {}", DESCRIPTION);
     }
 
     private VectorSupport() {

@@ -11,9 +11,11 @@ import io.ortex.onnx.proto.Onnx.TensorProto;
 import io.ortex.onnx.proto.Onnx.TypeProto;
 import io.ortex.onnx.proto.Onnx.ValueInfoProto;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 
 /**
  * A one-node model under construction, for the tests of single operators: the node of any domain and opset, inputs
@@ -49,6 +51,94 @@ public final class OneNodeModel {
         this.domain = domain;
         this.opset = opset;
         node.setOpType(op).setName(op + "_node").setDomain(domain);
+    }
+
+    /**
+     * Starts a node of the ONNX domain from inputs listed by position, all fed at run time.
+     *
+     * @param op the operator
+     * @param opset the ONNX opset
+     * @param inputs the inputs in order, null for an omitted optional input
+     * @param attrs the attributes ({@link Attributes} makes them)
+     * @return the builder
+     */
+    public static OneNodeModel of(String op, int opset, Tensor[] inputs, AttributeProto... attrs) {
+        return of(op, opset, inputs, new int[0], attrs);
+    }
+
+    /**
+     * Starts a node of the ONNX domain from inputs listed by position: input {@code i} is omitted when null, held by a
+     * constant initializer when {@code i} is one of {@code constants}, and fed at run time otherwise.
+     *
+     * @param op the operator
+     * @param opset the ONNX opset
+     * @param inputs the inputs in order, null for an omitted optional input
+     * @param constants the positions of the inputs held by constant initializers
+     * @param attrs the attributes ({@link Attributes} makes them)
+     * @return the builder
+     */
+    public static OneNodeModel of(String op, int opset, Tensor[] inputs, int[] constants, AttributeProto... attrs) {
+        OneNodeModel m = new OneNodeModel(op, opset);
+        for (int i = 0; i < inputs.length; i++) {
+            int index = i;
+            if (inputs[i] == null) {
+                m.none();
+            } else if (IntStream.of(constants).anyMatch(c -> c == index)) {
+                m.constIn(inputs[i]);
+            } else {
+                m.in(inputs[i]);
+            }
+        }
+        for (AttributeProto a : attrs) {
+            m.attr(a);
+        }
+        return m;
+    }
+
+    /**
+     * Runs a node of the ONNX domain whose inputs are all fed at run time ({@link #of(String, int, Tensor[],
+     * AttributeProto...)}) with the class path's {@link ModelRunner}.
+     *
+     * @param op the operator
+     * @param opset the ONNX opset
+     * @param inputs the inputs in order, null for an omitted optional input
+     * @param outputs how many outputs the node has
+     * @param attrs the attributes
+     * @return its outputs in order
+     */
+    public static List<Tensor> run(String op, int opset, Tensor[] inputs, int outputs, AttributeProto... attrs) {
+        return run(op, opset, inputs, outputs, new int[0], attrs);
+    }
+
+    /**
+     * Runs a node of the ONNX domain, some inputs held by constant initializers ({@link #of(String, int, Tensor[],
+     * int[], AttributeProto...)}), with the class path's {@link ModelRunner}.
+     *
+     * @param op the operator
+     * @param opset the ONNX opset
+     * @param inputs the inputs in order, null for an omitted optional input
+     * @param outputs how many outputs the node has
+     * @param constants the positions of the inputs held by constant initializers
+     * @param attrs the attributes
+     * @return its outputs in order
+     */
+    public static List<Tensor> run(String op, int opset, Tensor[] inputs, int outputs, int[] constants,
+            AttributeProto... attrs) {
+        return Arrays.asList(of(op, opset, inputs, constants, attrs).run(outputs));
+    }
+
+    /**
+     * Runs a one-output node of the ONNX domain whose inputs are all fed at run time, with the class path's
+     * {@link ModelRunner}.
+     *
+     * @param op the operator
+     * @param opset the ONNX opset
+     * @param inputs the inputs in order, null for an omitted optional input
+     * @param attrs the attributes
+     * @return its output
+     */
+    public static Tensor run1(String op, int opset, Tensor[] inputs, AttributeProto... attrs) {
+        return of(op, opset, inputs, attrs).run1();
     }
 
     /**

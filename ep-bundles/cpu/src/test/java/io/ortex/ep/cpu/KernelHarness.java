@@ -10,6 +10,7 @@ import io.ortex.onnx.OnnxModel;
 import io.ortex.onnx.TensorCodec;
 import io.ortex.onnx.proto.Onnx;
 import io.ortex.testing.ModelRunner;
+import io.ortex.testing.OneNodeModel;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,6 +19,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 
 /**
  * Runs small models straight through the CPU EP's kernels, node by node in topological order, for the kernel unit
@@ -57,7 +59,41 @@ public final class KernelHarness {
         }
     };
 
+    /** A context that really splits the work over four threads, to check kernels under parallelFor. */
+    public static final KernelContext PARALLEL = new KernelContext() {
+        @Override
+        public int intraOpThreads() {
+            return 4;
+        }
+
+        @Override
+        public void parallelFor(int count, int minChunk, RangeBody body) {
+            int chunks = Math.max(1, Math.min(4, count / Math.max(1, minChunk)));
+            IntStream.range(0, chunks).parallel().forEach(c -> body.run((int) ((long) count * c / chunks),
+                    (int) ((long) count * (c + 1) / chunks)));
+        }
+    };
+
     private KernelHarness() {
+    }
+
+    /**
+     * Runs the kernel of a one-node model of the ONNX domain straight with the {@link #PARALLEL} context: the model
+     * is {@link OneNodeModel#of(String, int, Tensor[], int[], Onnx.AttributeProto...)}'s, so the kernel sees the
+     * inputs in {@code constants} as constant initializers, and it is given all of {@code inputs}.
+     *
+     * @param op the operator
+     * @param opset the ONNX opset
+     * @param inputs the inputs in order, null for an omitted optional input
+     * @param constants the positions of the inputs held by constant initializers
+     * @param attrs the attributes
+     * @return the kernel's first output
+     */
+    public static Tensor runParallel(String op, int opset, Tensor[] inputs, int[] constants,
+            Onnx.AttributeProto... attrs) {
+        Onnx.ModelProto model = OneNodeModel.of(op, opset, inputs, constants, attrs).model();
+        NodeView node = ModelReader.read(model.toByteArray(), null).graph().nodes().get(0);
+        return REGISTRY.lookup(node).create(node).run(inputs, PARALLEL)[0];
     }
 
     /**

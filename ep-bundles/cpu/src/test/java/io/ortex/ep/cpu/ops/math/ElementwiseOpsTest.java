@@ -1,5 +1,7 @@
 package io.ortex.ep.cpu.ops.math;
 
+import static io.ortex.testing.Attributes.attr;
+import static io.ortex.testing.OneNodeModel.run1;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -13,66 +15,10 @@ import io.ortex.api.OrtexException;
 import io.ortex.api.Tensor;
 import io.ortex.api.spi.KernelContext;
 import io.ortex.ep.cpu.KernelHarness;
-import io.ortex.onnx.proto.Onnx;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** Unit tests of the element-wise math ops (arithmetic, unary, Clip, comparisons, logic), on one-node models. */
 class ElementwiseOpsTest {
-
-    // ---------------------------------------------------------------- model building
-
-    private static Onnx.AttributeProto intAttr(String name, long v) {
-        return Onnx.AttributeProto.newBuilder().setName(name).setType(Onnx.AttributeProto.AttributeType.INT)
-                .setI(v).build();
-    }
-
-    private static Onnx.AttributeProto floatAttr(String name, float v) {
-        return Onnx.AttributeProto.newBuilder().setName(name).setType(Onnx.AttributeProto.AttributeType.FLOAT)
-                .setF(v).build();
-    }
-
-    private static Onnx.AttributeProto stringAttr(String name, String v) {
-        return Onnx.AttributeProto.newBuilder().setName(name).setType(Onnx.AttributeProto.AttributeType.STRING)
-                .setS(com.google.protobuf.ByteString.copyFromUtf8(v)).build();
-    }
-
-    /** Runs one node whose inputs are the given tensors (null for an omitted optional input). */
-    private static List<Tensor> run(String op, int opset, Tensor[] inputs, int outputs,
-            Onnx.AttributeProto... attrs) {
-        Onnx.NodeProto.Builder node = Onnx.NodeProto.newBuilder().setOpType(op).setName("n");
-        Onnx.GraphProto.Builder graph = Onnx.GraphProto.newBuilder().setName("g");
-        Map<String, Tensor> feeds = new LinkedHashMap<>();
-        for (int i = 0; i < inputs.length; i++) {
-            if (inputs[i] == null) {
-                node.addInput("");
-                continue;
-            }
-            String name = "x" + i;
-            node.addInput(name);
-            feeds.put(name, inputs[i]);
-            graph.addInput(Onnx.ValueInfoProto.newBuilder().setName(name).setType(Onnx.TypeProto.newBuilder()
-                    .setTensorType(Onnx.TypeProto.Tensor.newBuilder().setElemType(inputs[i].type().code()))));
-        }
-        for (int i = 0; i < outputs; i++) {
-            node.addOutput("y" + i);
-            graph.addOutput(Onnx.ValueInfoProto.newBuilder().setName("y" + i));
-        }
-        for (Onnx.AttributeProto a : attrs) {
-            node.addAttribute(a);
-        }
-        graph.addNode(node);
-        Onnx.ModelProto model = Onnx.ModelProto.newBuilder().setIrVersion(8).setGraph(graph)
-                .addOpsetImport(Onnx.OperatorSetIdProto.newBuilder().setDomain("").setVersion(opset)).build();
-        return new ArrayList<>(KernelHarness.run(model, feeds).values());
-    }
-
-    private static Tensor run1(String op, int opset, Tensor[] inputs, Onnx.AttributeProto... attrs) {
-        return run(op, opset, inputs, 1, attrs).get(0);
-    }
 
     private static Tensor[] in(Tensor... t) {
         return t;
@@ -205,9 +151,9 @@ class ElementwiseOpsTest {
         Tensor a = Tensor.ofInts(new int[] {-4, 7, 5, -3}, 4);
         Tensor b = Tensor.ofInts(new int[] {3, -3, 3, -2}, 4);
         assertArrayEquals(new int[] {2, -2, 2, -1}, run1("Mod", 13, in(a, b)).ints());
-        assertArrayEquals(new int[] {-1, 1, 2, -1}, run1("Mod", 13, in(a, b), intAttr("fmod", 1)).ints());
+        assertArrayEquals(new int[] {-1, 1, 2, -1}, run1("Mod", 13, in(a, b), attr("fmod", 1)).ints());
         Tensor f = run1("Mod", 13, in(f32(new float[] {-4.5f, 7f}, 2), f32(new float[] {2f, -3f}, 2)),
-                intAttr("fmod", 1));
+                attr("fmod", 1));
         assertArrayEquals(new float[] {-0.5f, 1f}, f.floats());
         assertThrows(OrtexException.class, () -> run1("Mod", 13, in(f32(new float[] {1}, 1),
                 f32(new float[] {1}, 1))));
@@ -246,14 +192,14 @@ class ElementwiseOpsTest {
         assertClose(new float[] {-0.999593048f, -0.5204998778f, 0.5204998778f, 0.9661051465f, 0.999593048f},
                 run1("Erf", 13, in(x)).floats(), 2e-7f);
         assertClose(new float[] {-0.0150843f, -0.154286f, 0.345714f, 1.3995716f, 2.4849157f},
-                run1("Gelu", 20, in(x), stringAttr("approximate", "tanh")).floats(), 2e-6f);
+                run1("Gelu", 20, in(x), attr("approximate", "tanh")).floats(), 2e-6f);
         assertClose(new float[] {-0.0155242f, -0.1542688f, 0.3457312f, 1.3997892f, 2.4844758f},
                 run1("Gelu", 20, in(x)).floats(), 2e-6f);
         assertClose(new float[] {-0.2083333f, -0.2083333f, 0.2916667f, 1.125f, 2.2916667f},
                 run1("HardSwish", 14, in(x)).floats(),
                 1e-6f);
         assertClose(new float[] {-0.025f, -0.005f, 0.5f, 1.5f, 2.5f},
-                run1("LeakyRelu", 16, in(x), floatAttr("alpha", 0.01f)).floats(), 1e-7f);
+                run1("LeakyRelu", 16, in(x), attr("alpha", 0.01f)).floats(), 1e-7f);
     }
 
     @Test
@@ -271,7 +217,7 @@ class ElementwiseOpsTest {
     void isInfHonoursDetectFlagsAndIsNanFindsNan() {
         Tensor x = f32(new float[] {Float.NEGATIVE_INFINITY, Float.POSITIVE_INFINITY, Float.NaN, 1}, 4);
         assertArrayEquals(new boolean[] {false, true, false, false},
-                run1("IsInf", 20, in(x), intAttr("detect_negative", 0)).booleans());
+                run1("IsInf", 20, in(x), attr("detect_negative", 0)).booleans());
         assertArrayEquals(new boolean[] {true, true, false, false}, run1("IsInf", 20, in(x)).booleans());
         assertArrayEquals(new boolean[] {false, false, true, false}, run1("IsNaN", 20, in(x)).booleans());
     }
@@ -282,8 +228,8 @@ class ElementwiseOpsTest {
     void clipUsesAttributesBeforeOpset11AndInputsAfter() {
         Tensor x = f32(new float[] {-3, 0, 3}, 3);
         assertArrayEquals(new float[] {-1, 0, 2},
-                run1("Clip", 6, in(x), floatAttr("min", -1), floatAttr("max", 2)).floats());
-        assertArrayEquals(new float[] {-3, 0, 2}, run1("Clip", 6, in(x), floatAttr("max", 2)).floats());
+                run1("Clip", 6, in(x), attr("min", -1f), attr("max", 2f)).floats());
+        assertArrayEquals(new float[] {-3, 0, 2}, run1("Clip", 6, in(x), attr("max", 2f)).floats());
         assertArrayEquals(new float[] {-3, 0, 1},
                 run1("Clip", 13, in(x, null, f32(new float[] {1f}))).floats());
         assertArrayEquals(new float[] {-1, 0, 3}, run1("Clip", 13, in(x, f32(new float[] {-1f}))).floats());
@@ -321,10 +267,10 @@ class ElementwiseOpsTest {
     void bitShiftAndBitwiseOps() {
         Tensor x = Tensor.of(ElementType.UINT8, new long[] {3}, new byte[] {(byte) 0x81, 16, 1});
         Tensor s = Tensor.of(ElementType.UINT8, new long[] {3}, new byte[] {1, 2, 8});
-        assertArrayEquals(new byte[] {2, 64, 0}, run1("BitShift", 11, in(x, s), stringAttr("direction", "LEFT"))
+        assertArrayEquals(new byte[] {2, 64, 0}, run1("BitShift", 11, in(x, s), attr("direction", "LEFT"))
                 .bytes());
         assertArrayEquals(new byte[] {0x40, 4, 0}, run1("BitShift", 11, in(x, s),
-                stringAttr("direction", "RIGHT")).bytes());
+                attr("direction", "RIGHT")).bytes());
         Tensor a = Tensor.ofInts(new int[] {0b1100}, 1);
         Tensor b = Tensor.ofInts(new int[] {0b1010}, 1);
         assertEquals(0b1000, run1("BitwiseAnd", 18, in(a, b)).ints()[0]);

@@ -1,5 +1,9 @@
 package io.ortex.ep.cpu.ops.math;
 
+import static io.ortex.ep.cpu.KernelHarness.runParallel;
+import static io.ortex.testing.Attributes.attr;
+import static io.ortex.testing.OneNodeModel.run;
+import static io.ortex.testing.OneNodeModel.run1;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -9,119 +13,13 @@ import io.ortex.api.ElementType;
 import io.ortex.api.HalfFloats;
 import io.ortex.api.OrtexException;
 import io.ortex.api.Tensor;
-import io.ortex.api.spi.KernelContext;
-import io.ortex.api.spi.NodeView;
-import io.ortex.ep.cpu.CpuEpFactory;
-import io.ortex.ep.cpu.CpuKernel;
-import io.ortex.ep.cpu.KernelHarness;
 import io.ortex.ep.cpu.ops.support.Broadcast;
-import io.ortex.onnx.ModelReader;
-import io.ortex.onnx.TensorCodec;
-import io.ortex.onnx.proto.Onnx;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Random;
-import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /** Unit tests of MatMul, Gemm and Einsum against naive products, threaded and sequential. */
 class MatrixProductTest {
     private static final Random RANDOM = new Random(42);
-
-    /** A context that really splits the work over threads, to check kernels under parallelFor. */
-    private static final KernelContext PARALLEL = new KernelContext() {
-        @Override
-        public int intraOpThreads() {
-            return 4;
-        }
-
-        @Override
-        public void parallelFor(int count, int minChunk, RangeBody body) {
-            int chunks = Math.max(1, Math.min(4, count / Math.max(1, minChunk)));
-            IntStream.range(0, chunks).parallel().forEach(c -> body.run((int) ((long) count * c / chunks),
-                    (int) ((long) count * (c + 1) / chunks)));
-        }
-    };
-
-    // ---------------------------------------------------------------- model building
-
-    private static Onnx.AttributeProto intAttr(String name, long v) {
-        return Onnx.AttributeProto.newBuilder().setName(name).setType(Onnx.AttributeProto.AttributeType.INT)
-                .setI(v).build();
-    }
-
-    private static Onnx.AttributeProto floatAttr(String name, float v) {
-        return Onnx.AttributeProto.newBuilder().setName(name).setType(Onnx.AttributeProto.AttributeType.FLOAT)
-                .setF(v).build();
-    }
-
-    private static Onnx.AttributeProto stringAttr(String name, String v) {
-        return Onnx.AttributeProto.newBuilder().setName(name).setType(Onnx.AttributeProto.AttributeType.STRING)
-                .setS(com.google.protobuf.ByteString.copyFromUtf8(v)).build();
-    }
-
-    /**
-     * Builds a one-node model. Inputs whose index is in {@code constants} become constant initializers; a null input
-     * is omitted.
-     */
-    private static Onnx.ModelProto model(String op, int opset, Tensor[] inputs, int outputs, int[] constants,
-            Onnx.AttributeProto... attrs) {
-        Onnx.NodeProto.Builder node = Onnx.NodeProto.newBuilder().setOpType(op).setName("n");
-        Onnx.GraphProto.Builder graph = Onnx.GraphProto.newBuilder().setName("g");
-        for (int i = 0; i < inputs.length; i++) {
-            if (inputs[i] == null) {
-                node.addInput("");
-                continue;
-            }
-            String name = "x" + i;
-            node.addInput(name);
-            final int index = i;
-            if (IntStream.of(constants).anyMatch(c -> c == index)) {
-                graph.addInitializer(TensorCodec.toProto(inputs[i], name));
-            } else {
-                graph.addInput(Onnx.ValueInfoProto.newBuilder().setName(name).setType(Onnx.TypeProto.newBuilder()
-                        .setTensorType(Onnx.TypeProto.Tensor.newBuilder().setElemType(inputs[i].type().code()))));
-            }
-        }
-        for (int i = 0; i < outputs; i++) {
-            node.addOutput("y" + i);
-            graph.addOutput(Onnx.ValueInfoProto.newBuilder().setName("y" + i));
-        }
-        for (Onnx.AttributeProto a : attrs) {
-            node.addAttribute(a);
-        }
-        graph.addNode(node);
-        return Onnx.ModelProto.newBuilder().setIrVersion(8).setGraph(graph)
-                .addOpsetImport(Onnx.OperatorSetIdProto.newBuilder().setDomain("").setVersion(opset)).build();
-    }
-
-    private static List<Tensor> run(String op, int opset, Tensor[] inputs, int outputs, int[] constants,
-            Onnx.AttributeProto... attrs) {
-        Map<String, Tensor> feeds = new LinkedHashMap<>();
-        for (int i = 0; i < inputs.length; i++) {
-            final int index = i;
-            if (inputs[i] != null && IntStream.of(constants).noneMatch(c -> c == index)) {
-                feeds.put("x" + i, inputs[i]);
-            }
-        }
-        Map<String, Tensor> out = KernelHarness.run(model(op, opset, inputs, outputs, constants, attrs), feeds);
-        return new ArrayList<>(out.values());
-    }
-
-    private static Tensor run1(String op, int opset, Tensor[] inputs, Onnx.AttributeProto... attrs) {
-        return run(op, opset, inputs, 1, new int[0], attrs).get(0);
-    }
-
-    /** Runs a one-node model's kernel directly with the threaded context. */
-    private static Tensor runParallel(String op, int opset, Tensor[] inputs, int[] constants,
-            Onnx.AttributeProto... attrs) {
-        NodeView node = ModelReader.read(model(op, opset, inputs, 1, constants, attrs).toByteArray(), null).graph()
-                .nodes().get(0);
-        CpuKernel k = new CpuEpFactory().registry().lookup(node).create(node);
-        return k.run(inputs, PARALLEL)[0];
-    }
 
     private static Tensor random(long... shape) {
         float[] v = new float[Tensor.checkedElementCount(shape)];
@@ -231,8 +129,8 @@ class MatrixProductTest {
         Tensor a = random(5, 3);     // transposed: A' is 3 x 5
         Tensor b = random(300, 5);   // transposed: B' is 5 x 300
         Tensor c = random(300);
-        Tensor y = run("Gemm", 13, new Tensor[] {a, b, c}, 1, new int[] {1}, intAttr("transA", 1),
-                intAttr("transB", 1), floatAttr("alpha", 0.5f), floatAttr("beta", 2f)).get(0);
+        Tensor y = run("Gemm", 13, new Tensor[] {a, b, c}, 1, new int[] {1}, attr("transA", 1),
+                attr("transB", 1), attr("alpha", 0.5f), attr("beta", 2f)).get(0);
         double[] expected = new double[3 * 300];
         for (int i = 0; i < 3; i++) {
             for (int j = 0; j < 300; j++) {
@@ -258,22 +156,22 @@ class MatrixProductTest {
     @Test
     void einsumHandlesDiagonalsEllipsisAndImplicitOutput() {
         Tensor m = Tensor.ofFloats(new float[] {1, 2, 3, 4}, 2, 2);
-        assertArrayEquals(new float[] {1, 4}, run1("Einsum", 12, new Tensor[] {m}, stringAttr("equation", "ii->i"))
+        assertArrayEquals(new float[] {1, 4}, run1("Einsum", 12, new Tensor[] {m}, attr("equation", "ii->i"))
                 .floats());
-        assertArrayEquals(new float[] {5}, run1("Einsum", 12, new Tensor[] {m}, stringAttr("equation", "ii"))
+        assertArrayEquals(new float[] {5}, run1("Einsum", 12, new Tensor[] {m}, attr("equation", "ii"))
                 .floats());
         // implicit output of "ij,jk" is "ik"
         Tensor a = random(2, 3);
         Tensor b = random(3, 4);
-        assertClose(naiveMatMul(a, b), run1("Einsum", 12, new Tensor[] {a, b}, stringAttr("equation", "ij,jk")),
+        assertClose(naiveMatMul(a, b), run1("Einsum", 12, new Tensor[] {a, b}, attr("equation", "ij,jk")),
                 1e-5);
         // ellipsis broadcast across operands: [2, 1, 3, 4] x [5, 4, 2] -> [2, 5, 3, 2]
         Tensor x = random(2, 1, 3, 4);
         Tensor y = random(5, 4, 2);
-        Tensor e = run1("Einsum", 12, new Tensor[] {x, y}, stringAttr("equation", "...ij,...jk->...ik"));
+        Tensor e = run1("Einsum", 12, new Tensor[] {x, y}, attr("equation", "...ij,...jk->...ik"));
         assertClose(naiveMatMul(x, y), e, 1e-5);
         Tensor li = run1("Einsum", 12, new Tensor[] {Tensor.ofLongs(new long[] {1, 2, 3}, 3),
-            Tensor.ofLongs(new long[] {4, 5, 6}, 3)}, stringAttr("equation", "i,i"));
+            Tensor.ofLongs(new long[] {4, 5, 6}, 3)}, attr("equation", "i,i"));
         assertArrayEquals(new long[] {32}, li.longs());
     }
 }

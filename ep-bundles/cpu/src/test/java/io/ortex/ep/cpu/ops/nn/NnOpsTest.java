@@ -1,5 +1,10 @@
 package io.ortex.ep.cpu.ops.nn;
 
+import static io.ortex.ep.cpu.KernelHarness.runParallel;
+import static io.ortex.testing.Attributes.attr;
+import static io.ortex.testing.Attributes.ints;
+import static io.ortex.testing.OneNodeModel.run;
+import static io.ortex.testing.OneNodeModel.run1;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -8,122 +13,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ortex.api.ElementType;
 import io.ortex.api.OrtexException;
 import io.ortex.api.Tensor;
-import io.ortex.api.spi.KernelContext;
-import io.ortex.api.spi.NodeView;
-import io.ortex.ep.cpu.CpuEpFactory;
-import io.ortex.ep.cpu.CpuKernel;
-import io.ortex.ep.cpu.KernelHarness;
-import io.ortex.onnx.ModelReader;
-import io.ortex.onnx.TensorCodec;
 import io.ortex.onnx.proto.Onnx;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
-import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /** Unit tests of Conv, ConvTranspose, pooling and MaxUnpool, run through the kernels on one-node models. */
 class NnOpsTest {
     private static final Random RANDOM = new Random(42);
-
-    /** A context that really splits the work over threads, to check kernels under parallelFor. */
-    private static final KernelContext PARALLEL = new KernelContext() {
-        @Override
-        public int intraOpThreads() {
-            return 4;
-        }
-
-        @Override
-        public void parallelFor(int count, int minChunk, RangeBody body) {
-            int chunks = Math.max(1, Math.min(4, count / Math.max(1, minChunk)));
-            IntStream.range(0, chunks).parallel().forEach(c -> body.run((int) ((long) count * c / chunks),
-                    (int) ((long) count * (c + 1) / chunks)));
-        }
-    };
-
-    // ---------------------------------------------------------------- model building
-
-    private static Onnx.AttributeProto intAttr(String name, long v) {
-        return Onnx.AttributeProto.newBuilder().setName(name).setType(Onnx.AttributeProto.AttributeType.INT)
-                .setI(v).build();
-    }
-
-    private static Onnx.AttributeProto stringAttr(String name, String v) {
-        return Onnx.AttributeProto.newBuilder().setName(name).setType(Onnx.AttributeProto.AttributeType.STRING)
-                .setS(com.google.protobuf.ByteString.copyFromUtf8(v)).build();
-    }
-
-    private static Onnx.AttributeProto intsAttr(String name, long... v) {
-        Onnx.AttributeProto.Builder b = Onnx.AttributeProto.newBuilder().setName(name)
-                .setType(Onnx.AttributeProto.AttributeType.INTS);
-        for (long x : v) {
-            b.addInts(x);
-        }
-        return b.build();
-    }
-
-    /**
-     * Builds a one-node model. Inputs whose index is in {@code constants} become constant initializers; a null input
-     * is omitted.
-     */
-    private static Onnx.ModelProto model(String op, int opset, Tensor[] inputs, int outputs, int[] constants,
-            Onnx.AttributeProto... attrs) {
-        Onnx.NodeProto.Builder node = Onnx.NodeProto.newBuilder().setOpType(op).setName("n");
-        Onnx.GraphProto.Builder graph = Onnx.GraphProto.newBuilder().setName("g");
-        for (int i = 0; i < inputs.length; i++) {
-            if (inputs[i] == null) {
-                node.addInput("");
-                continue;
-            }
-            String name = "x" + i;
-            node.addInput(name);
-            final int index = i;
-            if (IntStream.of(constants).anyMatch(c -> c == index)) {
-                graph.addInitializer(TensorCodec.toProto(inputs[i], name));
-            } else {
-                graph.addInput(Onnx.ValueInfoProto.newBuilder().setName(name).setType(Onnx.TypeProto.newBuilder()
-                        .setTensorType(Onnx.TypeProto.Tensor.newBuilder().setElemType(inputs[i].type().code()))));
-            }
-        }
-        for (int i = 0; i < outputs; i++) {
-            node.addOutput("y" + i);
-            graph.addOutput(Onnx.ValueInfoProto.newBuilder().setName("y" + i));
-        }
-        for (Onnx.AttributeProto a : attrs) {
-            node.addAttribute(a);
-        }
-        graph.addNode(node);
-        return Onnx.ModelProto.newBuilder().setIrVersion(8).setGraph(graph)
-                .addOpsetImport(Onnx.OperatorSetIdProto.newBuilder().setDomain("").setVersion(opset)).build();
-    }
-
-    private static List<Tensor> run(String op, int opset, Tensor[] inputs, int outputs, int[] constants,
-            Onnx.AttributeProto... attrs) {
-        Map<String, Tensor> feeds = new LinkedHashMap<>();
-        for (int i = 0; i < inputs.length; i++) {
-            final int index = i;
-            if (inputs[i] != null && IntStream.of(constants).noneMatch(c -> c == index)) {
-                feeds.put("x" + i, inputs[i]);
-            }
-        }
-        Map<String, Tensor> out = KernelHarness.run(model(op, opset, inputs, outputs, constants, attrs), feeds);
-        return new ArrayList<>(out.values());
-    }
-
-    private static Tensor run1(String op, int opset, Tensor[] inputs, Onnx.AttributeProto... attrs) {
-        return run(op, opset, inputs, 1, new int[0], attrs).get(0);
-    }
-
-    /** Runs a one-node model's kernel directly with the threaded context. */
-    private static Tensor runParallel(String op, int opset, Tensor[] inputs, int[] constants,
-            Onnx.AttributeProto... attrs) {
-        NodeView node = ModelReader.read(model(op, opset, inputs, 1, constants, attrs).toByteArray(), null).graph()
-                .nodes().get(0);
-        CpuKernel k = new CpuEpFactory().registry().lookup(node).create(node);
-        return k.run(inputs, PARALLEL)[0];
-    }
 
     private static Tensor random(long... shape) {
         float[] v = new float[Tensor.checkedElementCount(shape)];
@@ -165,16 +62,16 @@ class NnOpsTest {
 
     @Test
     void convMatchesDirectLoopForGroupsStridesDilationsAndPads() {
-        checkConvAgainstDouble("Conv", random(2, 4, 9, 11), random(6, 2, 3, 2), random(6), intAttr("group", 2),
-                intsAttr("strides", 2, 1), intsAttr("dilations", 1, 2), intsAttr("pads", 1, 0, 2, 1));
-        checkConvAgainstDouble("Conv", random(1, 3, 20, 20), random(3, 1, 3, 3), null, intAttr("group", 3),
-                stringAttr("auto_pad", "SAME_LOWER"), intsAttr("strides", 2, 2));
+        checkConvAgainstDouble("Conv", random(2, 4, 9, 11), random(6, 2, 3, 2), random(6), attr("group", 2),
+                ints("strides", 2, 1), ints("dilations", 1, 2), ints("pads", 1, 0, 2, 1));
+        checkConvAgainstDouble("Conv", random(1, 3, 20, 20), random(3, 1, 3, 3), null, attr("group", 3),
+                attr("auto_pad", "SAME_LOWER"), ints("strides", 2, 2));
         checkConvAgainstDouble("Conv", random(1, 5, 17, 19), random(7, 5, 1, 1), random(7));
-        checkConvAgainstDouble("Conv", random(2, 3, 40), random(4, 3, 5), random(4), intsAttr("pads", 2, 2));
+        checkConvAgainstDouble("Conv", random(2, 3, 40), random(4, 3, 5), random(4), ints("pads", 2, 2));
         checkConvAgainstDouble("Conv", random(1, 2, 5, 6, 7), random(3, 2, 2, 3, 2), random(3),
-                intsAttr("pads", 1, 0, 1, 0, 1, 1), intsAttr("strides", 1, 2, 2));
+                ints("pads", 1, 0, 1, 0, 1, 1), ints("strides", 1, 2, 2));
         checkConvAgainstDouble("Conv", random(1, 2, 30, 30), random(4, 2, 3, 3), null,
-                stringAttr("auto_pad", "SAME_UPPER"));
+                attr("auto_pad", "SAME_UPPER"));
     }
 
     @Test
@@ -188,12 +85,12 @@ class NnOpsTest {
     @Test
     void convTransposeMatchesDirectLoop() {
         checkConvAgainstDouble("ConvTranspose", random(2, 4, 5, 6), random(4, 3, 3, 2), random(6),
-                intAttr("group", 2), intsAttr("strides", 2, 3), intsAttr("output_padding", 1, 0),
-                intsAttr("pads", 1, 0, 0, 1), intsAttr("dilations", 1, 2));
+                attr("group", 2), ints("strides", 2, 3), ints("output_padding", 1, 0),
+                ints("pads", 1, 0, 0, 1), ints("dilations", 1, 2));
         checkConvAgainstDouble("ConvTranspose", random(1, 3, 17, 17), random(3, 2, 2, 2), null,
-                intsAttr("strides", 2, 2));
+                ints("strides", 2, 2));
         checkConvAgainstDouble("ConvTranspose", random(1, 2, 7), random(2, 2, 3), random(2),
-                intsAttr("output_shape", 15), intsAttr("strides", 2));
+                ints("output_shape", 15), ints("strides", 2));
     }
 
     @Test
@@ -201,10 +98,10 @@ class NnOpsTest {
         // stride 2, kernel 3, input 3: the full output is 7; output_shape 6 drops one row at the end (NOTSET)
         Tensor x = Tensor.ofFloats(new float[] {1, 2, 3}, 1, 1, 3);
         Tensor w = Tensor.ofFloats(new float[] {1, 1, 1}, 1, 1, 3);
-        Tensor full = run1("ConvTranspose", 11, new Tensor[] {x, w}, intsAttr("strides", 2));
+        Tensor full = run1("ConvTranspose", 11, new Tensor[] {x, w}, ints("strides", 2));
         assertArrayEquals(new float[] {1, 1, 3, 2, 5, 3, 3}, full.floats());
-        Tensor shaped = run1("ConvTranspose", 11, new Tensor[] {x, w}, intsAttr("strides", 2),
-                intsAttr("output_shape", 6));
+        Tensor shaped = run1("ConvTranspose", 11, new Tensor[] {x, w}, ints("strides", 2),
+                ints("output_shape", 6));
         assertArrayEquals(new float[] {1, 3, 2, 5, 3, 3}, shaped.floats());
     }
 
@@ -213,12 +110,12 @@ class NnOpsTest {
     @Test
     void maxPoolReturnsIndicesInBothStorageOrders() {
         Tensor x = Tensor.ofFloats(new float[] {1, 5, 2, 3, 4, 9, 0, 8, 7, 6, 2, 1}, 1, 1, 3, 4);
-        List<Tensor> rowMajor = run("MaxPool", 12, new Tensor[] {x}, 2, new int[0], intsAttr("kernel_shape", 2, 2));
+        List<Tensor> rowMajor = run("MaxPool", 12, new Tensor[] {x}, 2, new int[0], ints("kernel_shape", 2, 2));
         assertArrayEquals(new long[] {1, 1, 2, 3}, rowMajor.get(0).shape());
         assertArrayEquals(new float[] {9, 9, 8, 9, 9, 8}, rowMajor.get(0).floats());
         assertArrayEquals(new long[] {5, 5, 7, 5, 5, 7}, rowMajor.get(1).longs());
-        List<Tensor> colMajor = run("MaxPool", 12, new Tensor[] {x}, 2, new int[0], intsAttr("kernel_shape", 2, 2),
-                intAttr("storage_order", 1));
+        List<Tensor> colMajor = run("MaxPool", 12, new Tensor[] {x}, 2, new int[0], ints("kernel_shape", 2, 2),
+                attr("storage_order", 1));
         // element (h, w) is h + w * 3 in column-major order: 9 at (1, 1) is 4, 8 at (1, 3) is 10
         assertArrayEquals(new long[] {4, 4, 10, 4, 4, 10}, colMajor.get(1).longs());
     }
@@ -227,8 +124,8 @@ class NnOpsTest {
     void maxPoolKeepsIntegerTypesAndCeilMode() {
         byte[] v = {1, (byte) 200, 3, 4, 5, 6, 7, 8, 9};
         Tensor x = Tensor.of(ElementType.UINT8, new long[] {1, 1, 3, 3}, v);
-        Tensor y = run1("MaxPool", 12, new Tensor[] {x}, intsAttr("kernel_shape", 2, 2), intsAttr("strides", 2, 2),
-                intAttr("ceil_mode", 1));
+        Tensor y = run1("MaxPool", 12, new Tensor[] {x}, ints("kernel_shape", 2, 2), ints("strides", 2, 2),
+                attr("ceil_mode", 1));
         assertEquals(ElementType.UINT8, y.type());
         assertArrayEquals(new long[] {1, 1, 2, 2}, y.shape());
         assertArrayEquals(new long[] {200, 6, 8, 9}, new long[] {y.getLong(0), y.getLong(1), y.getLong(2),
@@ -238,11 +135,11 @@ class NnOpsTest {
     @Test
     void averagePoolCountsPaddingOnlyWhenAsked() {
         Tensor x = Tensor.ofFloats(new float[] {1, 2, 3, 4}, 1, 1, 2, 2);
-        Tensor excl = run1("AveragePool", 11, new Tensor[] {x}, intsAttr("kernel_shape", 2, 2),
-                intsAttr("pads", 1, 1, 0, 0));
+        Tensor excl = run1("AveragePool", 11, new Tensor[] {x}, ints("kernel_shape", 2, 2),
+                ints("pads", 1, 1, 0, 0));
         assertArrayEquals(new float[] {1, 1.5f, 2, 2.5f}, excl.floats());
-        Tensor incl = run1("AveragePool", 11, new Tensor[] {x}, intsAttr("kernel_shape", 2, 2),
-                intsAttr("pads", 1, 1, 0, 0), intAttr("count_include_pad", 1));
+        Tensor incl = run1("AveragePool", 11, new Tensor[] {x}, ints("kernel_shape", 2, 2),
+                ints("pads", 1, 1, 0, 0), attr("count_include_pad", 1));
         assertArrayEquals(new float[] {0.25f, 0.75f, 1, 2.5f}, incl.floats());
     }
 
@@ -260,10 +157,10 @@ class NnOpsTest {
     @Test
     void maxUnpoolInvertsMaxPool() {
         Tensor x = Tensor.ofFloats(new float[] {1, 5, 2, 3, 4, 9, 0, 8, 7, 6, 2, 1, 3, 3, 3, 3}, 1, 1, 4, 4);
-        List<Tensor> pooled = run("MaxPool", 12, new Tensor[] {x}, 2, new int[0], intsAttr("kernel_shape", 2, 2),
-                intsAttr("strides", 2, 2));
-        Tensor up = run1("MaxUnpool", 11, new Tensor[] {pooled.get(0), pooled.get(1)}, intsAttr("kernel_shape", 2, 2),
-                intsAttr("strides", 2, 2));
+        List<Tensor> pooled = run("MaxPool", 12, new Tensor[] {x}, 2, new int[0], ints("kernel_shape", 2, 2),
+                ints("strides", 2, 2));
+        Tensor up = run1("MaxUnpool", 11, new Tensor[] {pooled.get(0), pooled.get(1)}, ints("kernel_shape", 2, 2),
+                ints("strides", 2, 2));
         assertArrayEquals(new long[] {1, 1, 4, 4}, up.shape());
         assertArrayEquals(new float[] {0, 0, 0, 0, 0, 9, 0, 8, 7, 0, 0, 0, 0, 0, 3, 0}, up.floats());
     }

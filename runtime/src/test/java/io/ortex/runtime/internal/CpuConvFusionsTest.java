@@ -1,5 +1,6 @@
 package io.ortex.runtime.internal;
 
+import static io.ortex.testing.RandomFloats.uniform;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -16,7 +17,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.SplittableRandom;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -43,17 +43,8 @@ class CpuConvFusionsTest {
         env.close();
     }
 
-    private static float[] random(int n, long seed) {
-        SplittableRandom r = new SplittableRandom(seed);
-        float[] f = new float[n];
-        for (int i = 0; i < n; i++) {
-            f[i] = (float) (r.nextDouble() * 2 - 1);
-        }
-        return f;
-    }
-
     private static float[] positive(int n, long seed) {
-        float[] f = random(n, seed);
+        float[] f = uniform(n, seed);
         for (int i = 0; i < n; i++) {
             f[i] = Math.abs(f[i]) + 0.1f;
         }
@@ -141,15 +132,16 @@ class CpuConvFusionsTest {
     }
 
     private static Map<String, Tensor> image(String name, int c, int h, int w, long seed) {
-        return Map.of(name, Tensor.ofFloats(random(c * h * w, seed), 1, c, h, w));
+        return Map.of(name, Tensor.ofFloats(uniform(c * h * w, seed), 1, c, h, w));
     }
 
     @Test
     void aPaddleOcrBlockIsTwoConvolutions() {
         // depthwise 3x3 -> scalar affine -> HardSwish written out -> scalar affine -> pointwise -> scalar affine
         ModelBuilder m = hardSwishConstants(TestModels.builder().input("x", FLOAT, 1, 8, 19, 21))
-                .floats("wd", new long[] {8, 1, 3, 3}, random(8 * 9, 1)).floats("bd", new long[] {8}, random(8, 2))
-                .floats("wp", new long[] {16, 8, 1, 1}, random(16 * 8, 3)).floats("bp", new long[] {16}, random(16, 4))
+                .floats("wd", new long[] {8, 1, 3, 3}, uniform(8 * 9, 1)).floats("bd", new long[] {8}, uniform(8, 2))
+                .floats("wp", new long[] {16, 8, 1, 1}, uniform(16 * 8, 3))
+                .floats("bp", new long[] {16}, uniform(16, 4))
                 .floats("s1", new long[] {1}, new float[] {0.94f}).floats("t1", new long[] {1}, new float[] {0.5f})
                 .floats("s2", new long[] {1}, new float[] {0.47f}).floats("t2", new long[] {1}, new float[] {-0.01f})
                 .floats("s3", new long[] {1}, new float[] {1.9f}).floats("t3", new long[] {1}, new float[] {0.8f})
@@ -174,9 +166,10 @@ class CpuConvFusionsTest {
         for (String[] act : activations) {
             for (int k : new int[] {1, 3}) {
                 ModelBuilder m = TestModels.builder().opset(14).input("x", FLOAT, 1, 6, 13, 11)
-                        .floats("w", new long[] {10, 6, k, k}, random(10 * 6 * k * k, 1))
-                        .floats("gamma", new long[] {10}, random(10, 2)).floats("beta", new long[] {10}, random(10, 3))
-                        .floats("mean", new long[] {10}, random(10, 4)).floats("var", new long[] {10}, positive(10, 5))
+                        .floats("w", new long[] {10, 6, k, k}, uniform(10 * 6 * k * k, 1))
+                        .floats("gamma", new long[] {10}, uniform(10, 2))
+                        .floats("beta", new long[] {10}, uniform(10, 3))
+                        .floats("mean", new long[] {10}, uniform(10, 4)).floats("var", new long[] {10}, positive(10, 5))
                         .floats("lo", new long[] {}, new float[] {-0.3f})
                         .floats("hi", new long[] {}, new float[] {0.4f})
                         .node(conv("conv", List.of("x", "w"), "c", k, 1, 1))
@@ -198,10 +191,10 @@ class CpuConvFusionsTest {
     void perChannelArithmeticBeforeAndAfterTheActivation() {
         // strided 3x3 with padding: the maps act on the output, so folding them is exact at the borders too
         ModelBuilder m = TestModels.builder().input("x", FLOAT, 2, 4, 17, 16)
-                .floats("w", new long[] {6, 4, 3, 3}, random(6 * 4 * 9, 1)).floats("b", new long[] {6}, random(6, 2))
-                .floats("scale", new long[] {6, 1, 1}, random(6, 3))
-                .floats("shift", new long[] {1, 6, 1, 1}, random(6, 4))
-                .floats("two", new long[] {}, new float[] {2f}).floats("sub", new long[] {6, 1, 1}, random(6, 5))
+                .floats("w", new long[] {6, 4, 3, 3}, uniform(6 * 4 * 9, 1)).floats("b", new long[] {6}, uniform(6, 2))
+                .floats("scale", new long[] {6, 1, 1}, uniform(6, 3))
+                .floats("shift", new long[] {1, 6, 1, 1}, uniform(6, 4))
+                .floats("two", new long[] {}, new float[] {2f}).floats("sub", new long[] {6, 1, 1}, uniform(6, 5))
                 .floats("floor", new long[] {1, 1, 1, 1}, new float[] {-0.4f})
                 .node(conv("conv", List.of("x", "w", "b"), "c", 3, 2, 1))
                 .node("Mul", "scale", List.of("c", "scale"), List.of("c1"))
@@ -211,7 +204,7 @@ class CpuConvFusionsTest {
                 .node("Max", "floor", List.of("c4", "floor"), List.of("c5"))
                 .node("Sub", "minus", List.of("sub", "c5"), List.of("y"))
                 .output("y", FLOAT, 2, 6, 9, 8);
-        Map<String, Tensor> feeds = Map.of("x", Tensor.ofFloats(random(2 * 4 * 17 * 16, 6), 2, 4, 17, 16));
+        Map<String, Tensor> feeds = Map.of("x", Tensor.ofFloats(uniform(2 * 4 * 17 * 16, 6), 2, 4, 17, 16));
         assertEquals(List.of("Conv+Mul+Add+Div+LeakyRelu+Max+Sub"), fusedGroups(compare(m, feeds)));
     }
 
@@ -219,11 +212,11 @@ class CpuConvFusionsTest {
     void aDetectionHeadIsTwoTransposedConvolutions() {
         // ConvTranspose 2x2/2 -> bias Add -> BatchNormalization -> Relu -> ConvTranspose 2x2/2 -> Add -> Sigmoid
         ModelBuilder m = TestModels.builder().input("x", FLOAT, 1, 6, 9, 7)
-                .floats("w1", new long[] {6, 6, 2, 2}, random(6 * 6 * 4, 1))
-                .floats("b1", new long[] {1, 6, 1, 1}, random(6, 2))
-                .floats("gamma", new long[] {6}, random(6, 3)).floats("beta", new long[] {6}, random(6, 4))
-                .floats("mean", new long[] {6}, random(6, 5)).floats("var", new long[] {6}, positive(6, 6))
-                .floats("w2", new long[] {6, 1, 2, 2}, random(6 * 4, 7))
+                .floats("w1", new long[] {6, 6, 2, 2}, uniform(6 * 6 * 4, 1))
+                .floats("b1", new long[] {1, 6, 1, 1}, uniform(6, 2))
+                .floats("gamma", new long[] {6}, uniform(6, 3)).floats("beta", new long[] {6}, uniform(6, 4))
+                .floats("mean", new long[] {6}, uniform(6, 5)).floats("var", new long[] {6}, positive(6, 6))
+                .floats("w2", new long[] {6, 1, 2, 2}, uniform(6 * 4, 7))
                 .floats("b2", new long[] {1, 1, 1, 1}, new float[] {-0.1f})
                 .node(node("ConvTranspose", "up1", List.of("x", "w1"), "u").addAttribute(ints("kernel_shape", 2, 2))
                         .addAttribute(ints("strides", 2, 2)))
@@ -239,7 +232,7 @@ class CpuConvFusionsTest {
                 fusedGroups(compare(m, image("x", 6, 9, 7, 8))));
         // overlapping taps: 3x3 stride 2 with padding
         ModelBuilder overlap = TestModels.builder().input("x", FLOAT, 1, 4, 5, 6)
-                .floats("w", new long[] {4, 3, 3, 3}, random(4 * 3 * 9, 1)).floats("b", new long[] {3}, random(3, 2))
+                .floats("w", new long[] {4, 3, 3, 3}, uniform(4 * 3 * 9, 1)).floats("b", new long[] {3}, uniform(3, 2))
                 .node(node("ConvTranspose", "up", List.of("x", "w", "b"), "u").addAttribute(ints("strides", 2, 2))
                         .addAttribute(ints("pads", 1, 1, 1, 1)))
                 .node("Relu", "relu", List.of("u"), List.of("y"))
@@ -252,7 +245,7 @@ class CpuConvFusionsTest {
         ModelBuilder m = hardSwishConstants(TestModels.builder().input("x", FLOAT, 3, 1000))
                 .node("Abs", "abs", List.of("x"), List.of("a"));
         hardSwish(m, "x", "y").node("Add", "sum", List.of("y", "a"), List.of("z")).output("z", FLOAT, 3, 1000);
-        float[] x = random(3000, 7);
+        float[] x = uniform(3000, 7);
         for (int i = 0; i < x.length; i++) {
             x[i] *= 5;
         }
@@ -263,20 +256,20 @@ class CpuConvFusionsTest {
     void chainsThatDoNotQualifyStaySingleNodes() {
         // the convolution's output is also a graph output
         ModelBuilder exposed = TestModels.builder().input("x", FLOAT, 1, 2, 6, 6)
-                .floats("w", new long[] {3, 2, 3, 3}, random(3 * 2 * 9, 1))
+                .floats("w", new long[] {3, 2, 3, 3}, uniform(3 * 2 * 9, 1))
                 .node(conv("conv", List.of("x", "w"), "c", 3, 1, 1))
                 .node("Relu", "relu", List.of("c"), List.of("y"))
                 .output("y", FLOAT, 1, 3, 6, 6).output("c", FLOAT, 1, 3, 6, 6);
         assertTrue(fusedGroups(compare(exposed, image("x", 2, 6, 6, 2))).isEmpty());
         // a constant that varies along the width is no channel-wise map; a constant divided by the output is none
         ModelBuilder widthwise = TestModels.builder().input("x", FLOAT, 1, 2, 6, 6)
-                .floats("w", new long[] {3, 2, 3, 3}, random(3 * 2 * 9, 1)).floats("v", new long[] {6}, random(6, 3))
+                .floats("w", new long[] {3, 2, 3, 3}, uniform(3 * 2 * 9, 1)).floats("v", new long[] {6}, uniform(6, 3))
                 .node(conv("conv", List.of("x", "w"), "c", 3, 1, 1))
                 .node("Mul", "mul", List.of("c", "v"), List.of("y"))
                 .output("y", FLOAT, 1, 3, 6, 6);
         assertTrue(fusedGroups(compare(widthwise, image("x", 2, 6, 6, 2))).isEmpty());
         ModelBuilder reciprocal = TestModels.builder().input("x", FLOAT, 1, 2, 6, 6)
-                .floats("w", new long[] {3, 2, 3, 3}, random(3 * 2 * 9, 1))
+                .floats("w", new long[] {3, 2, 3, 3}, uniform(3 * 2 * 9, 1))
                 .floats("one", new long[] {}, new float[] {1f})
                 .node(conv("conv", List.of("x", "w"), "c", 3, 1, 1))
                 .node("Div", "div", List.of("one", "c"), List.of("y"))
@@ -289,7 +282,7 @@ class CpuConvFusionsTest {
                 .node("Relu", "relu", List.of("c"), List.of("y"))
                 .output("y", FLOAT, 1, 3, 6, 6);
         Map<String, Tensor> feeds = new HashMap<>(image("x", 2, 6, 6, 2));
-        feeds.put("w", Tensor.ofFloats(random(54, 3), 3, 2, 3, 3));
+        feeds.put("w", Tensor.ofFloats(uniform(54, 3), 3, 2, 3, 3));
         assertTrue(fusedGroups(compare(fedWeights, feeds)).isEmpty());
     }
 }

@@ -1,5 +1,6 @@
 package io.ortex.runtime.internal;
 
+import static io.ortex.testing.RandomFloats.uniform;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -17,7 +18,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.SplittableRandom;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -40,15 +40,6 @@ class CpuFusionsTest {
     @AfterAll
     static void close() {
         env.close();
-    }
-
-    private static float[] random(int n, long seed) {
-        SplittableRandom r = new SplittableRandom(seed);
-        float[] f = new float[n];
-        for (int i = 0; i < n; i++) {
-            f[i] = (float) (r.nextDouble() * 2 - 1);
-        }
-        return f;
     }
 
     private static NodeProto.Builder node(String op, String name, List<String> in, String out) {
@@ -108,8 +99,8 @@ class CpuFusionsTest {
     private static ModelBuilder matMulBias(int k, int n, boolean biasFirst) {
         return TestModels.builder()
                 .input("x", FLOAT, 2, 5, k)
-                .floats("w", new long[] {k, n}, random(k * n, 1))
-                .floats("b", new long[] {n}, random(n, 2))
+                .floats("w", new long[] {k, n}, uniform(k * n, 1))
+                .floats("b", new long[] {n}, uniform(n, 2))
                 .node("MatMul", "mm", List.of("x", "w"), List.of("p"))
                 .node("Add", "add", biasFirst ? List.of("b", "p") : List.of("p", "b"), List.of("y"))
                 .output("y", FLOAT, 2, 5, n);
@@ -119,7 +110,7 @@ class CpuFusionsTest {
     void matMulWithItsBiasIsOneProduct() {
         for (boolean biasFirst : new boolean[] {false, true}) {
             List<NodeAssignment> a = compare(matMulBias(37, 19, biasFirst),
-                    Map.of("x", Tensor.ofFloats(random(2 * 5 * 37, 3), 2, 5, 37)));
+                    Map.of("x", Tensor.ofFloats(uniform(2 * 5 * 37, 3), 2, 5, 37)));
             assertEquals(List.of("MatMul+Add"), fusedGroups(a));
         }
     }
@@ -129,8 +120,8 @@ class CpuFusionsTest {
         for (boolean halfFirst : new boolean[] {false, true}) {
             ModelBuilder m = TestModels.builder()
                     .input("x", FLOAT, 3, 16)
-                    .floats("w", new long[] {16, 24}, random(16 * 24, 4))
-                    .floats("b", new long[] {24}, random(24, 5))
+                    .floats("w", new long[] {16, 24}, uniform(16 * 24, 4))
+                    .floats("b", new long[] {24}, uniform(24, 5))
                     .floats("sqrt2", new long[] {}, new float[] {(float) Math.sqrt(2)})
                     .floats("one", new long[] {}, new float[] {1f})
                     .floats("half", new long[] {}, new float[] {0.5f})
@@ -147,7 +138,7 @@ class CpuFusionsTest {
                         List.of("y"));
             }
             m.output("y", FLOAT, 3, 24);
-            List<NodeAssignment> a = compare(m, Map.of("x", Tensor.ofFloats(random(48, 6), 3, 16)));
+            List<NodeAssignment> a = compare(m, Map.of("x", Tensor.ofFloats(uniform(48, 6), 3, 16)));
             assertEquals(1, fusedGroups(a).size(), fusedGroups(a).toString());
             assertEquals(7, a.size(), "every node runs in the fused group");
         }
@@ -160,8 +151,8 @@ class CpuFusionsTest {
                     .input("x", FLOAT, 4, 32)
                     .floats("two", new long[] {}, new float[] {2f})
                     .floats("eps", new long[] {}, new float[] {1e-5f})
-                    .floats("gamma", new long[] {32}, random(32, 7))
-                    .floats("beta", new long[] {32}, random(32, 8))
+                    .floats("gamma", new long[] {32}, uniform(32, 7))
+                    .floats("beta", new long[] {32}, uniform(32, 8))
                     .longs("axes", new long[] {-1}, 1);
             NodeProto.Builder mean = node("ReduceMean", "mean", axesAsInput ? List.of("x", "axes") : List.of("x"),
                     "mu");
@@ -182,7 +173,7 @@ class CpuFusionsTest {
             if (axesAsInput) {
                 m.opset(18);
             }
-            float[] x = random(128, 9);
+            float[] x = uniform(128, 9);
             for (int i = 0; i < x.length; i++) {
                 x[i] = x[i] * 3 + 1;
             }
@@ -223,9 +214,9 @@ class CpuFusionsTest {
         for (int i = 0; i < 24; i++) {
             mask[i] = i % 5 == 4 ? -10000f : 0f;
         }
-        return Map.of("q", Tensor.ofFloats(random(480, 10), 2, 3, 10, 8),
-                "kt", Tensor.ofFloats(random(576, 11), 2, 3, 8, 12),
-                "v", Tensor.ofFloats(random(576, 12), 2, 3, 12, 8),
+        return Map.of("q", Tensor.ofFloats(uniform(480, 10), 2, 3, 10, 8),
+                "kt", Tensor.ofFloats(uniform(576, 11), 2, 3, 8, 12),
+                "v", Tensor.ofFloats(uniform(576, 12), 2, 3, 12, 8),
                 "mask", Tensor.ofFloats(mask, 2, 1, 1, 12));
     }
 
@@ -256,9 +247,9 @@ class CpuFusionsTest {
                 .node(node("Softmax", "softmax", List.of("s"), "p").addAttribute(intAttr("axis", -1)))
                 .node("MatMul", "pv", List.of("p", "v"), List.of("y"))
                 .output("y", FLOAT, 2, 3, 10, 8);
-        Map<String, Tensor> feeds = Map.of("q", Tensor.ofFloats(random(480, 10), 2, 3, 10, 8),
-                "kt", Tensor.ofFloats(random(96, 11), 1, 1, 8, 12),
-                "v", Tensor.ofFloats(random(576, 12), 2, 3, 12, 8));
+        Map<String, Tensor> feeds = Map.of("q", Tensor.ofFloats(uniform(480, 10), 2, 3, 10, 8),
+                "kt", Tensor.ofFloats(uniform(96, 11), 1, 1, 8, 12),
+                "v", Tensor.ofFloats(uniform(576, 12), 2, 3, 12, 8));
         assertEquals(List.of("MatMul+Softmax+MatMul"), fusedGroups(compare(m, feeds)));
     }
 
@@ -282,7 +273,7 @@ class CpuFusionsTest {
                 .node("Mul", "scale", List.of("n", "gamma"), List.of("g"))
                 .node("Add", "shift", List.of("g", "beta"), List.of("y"))
                 .output("y", FLOAT, 4, 32);
-        List<NodeAssignment> a = compare(m, Map.of("x", Tensor.ofFloats(random(128, 9), 4, 32)));
+        List<NodeAssignment> a = compare(m, Map.of("x", Tensor.ofFloats(uniform(128, 9), 4, 32)));
         assertEquals(List.of("ReduceMean+Sub+Pow+ReduceMean+Add+Sqrt+Div+Mul+Add"), fusedGroups(a));
     }
 
@@ -290,16 +281,16 @@ class CpuFusionsTest {
     void patternsThatDoNotQualifyStaySingleNodes() {
         // the product is also a graph output: the MatMul and the Add cannot become one kernel
         ModelBuilder m = matMulBias(8, 4, false).output("p", FLOAT, 2, 5, 4);
-        assertTrue(fusedGroups(compare(m, Map.of("x", Tensor.ofFloats(random(80, 3), 2, 5, 8)))).isEmpty());
+        assertTrue(fusedGroups(compare(m, Map.of("x", Tensor.ofFloats(uniform(80, 3), 2, 5, 8)))).isEmpty());
         // a bias of another length broadcasts differently
         ModelBuilder wrongBias = TestModels.builder()
                 .input("x", FLOAT, 2, 8)
-                .floats("w", new long[] {8, 4}, random(32, 1))
-                .floats("b", new long[] {2, 4}, random(2 * 4, 2))
+                .floats("w", new long[] {8, 4}, uniform(32, 1))
+                .floats("b", new long[] {2, 4}, uniform(2 * 4, 2))
                 .node("MatMul", "mm", List.of("x", "w"), List.of("p"))
                 .node("Add", "add", List.of("p", "b"), List.of("y"))
                 .output("y", FLOAT, 2, 4);
-        assertTrue(fusedGroups(compare(wrongBias, Map.of("x", Tensor.ofFloats(random(16, 3), 2, 8)))).isEmpty());
+        assertTrue(fusedGroups(compare(wrongBias, Map.of("x", Tensor.ofFloats(uniform(16, 3), 2, 8)))).isEmpty());
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.ortex.ep.cpu;
 
+import io.ortex.api.ElementType;
 import io.ortex.api.Tensor;
 import io.ortex.api.spi.GraphView;
 import io.ortex.api.spi.KernelContext;
@@ -15,10 +16,12 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ForkJoinPool;
 import java.util.stream.IntStream;
 
 /**
@@ -74,7 +77,61 @@ public final class KernelHarness {
         }
     };
 
+    /**
+     * A context that cuts every loop into up to three chunks, whatever its minimum chunk, and runs them on the common
+     * pool, as the runtime's intra-op threads would.
+     */
+    public static final KernelContext COMMON_POOL = new KernelContext() {
+        @Override
+        public int intraOpThreads() {
+            return 3;
+        }
+
+        @Override
+        public void parallelFor(int count, int minChunk, RangeBody body) {
+            int chunks = Math.max(1, Math.min(3, count));
+            ForkJoinPool.commonPool().submit(() -> IntStream.range(0, chunks).parallel().forEach(c ->
+                    body.run(count * c / chunks, count * (c + 1) / chunks))).join();
+        }
+    };
+
     private KernelHarness() {
+    }
+
+    /**
+     * Makes a context whose uninitialized float memory is full of NaN, so an element a kernel forgets to write shows.
+     * It splits a loop over up to {@code threads} chunks on the common pool (respecting the minimum chunk) and runs a
+     * loop of one chunk on the calling thread.
+     *
+     * @param threads the most chunks a loop is split into
+     * @return the context
+     */
+    public static KernelContext nanFilled(int threads) {
+        return new KernelContext() {
+            @Override
+            public int intraOpThreads() {
+                return threads;
+            }
+
+            @Override
+            public void parallelFor(int count, int minChunk, RangeBody body) {
+                int chunks = Math.max(1, Math.min(threads, count / Math.max(1, minChunk)));
+                if (chunks == 1) {
+                    body.run(0, count);
+                    return;
+                }
+                ForkJoinPool.commonPool().submit(() -> IntStream.range(0, chunks).parallel().forEach(c ->
+                        body.run((int) ((long) count * c / chunks), (int) ((long) count * (c + 1) / chunks))))
+                        .join();
+            }
+
+            @Override
+            public Tensor allocateUninitialized(ElementType type, long... shape) {
+                Tensor t = Tensor.zeros(type, shape);
+                Arrays.fill(t.floats(), Float.NaN);
+                return t;
+            }
+        };
     }
 
     /**

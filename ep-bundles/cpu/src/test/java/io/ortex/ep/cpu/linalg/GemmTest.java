@@ -1,12 +1,11 @@
 package io.ortex.ep.cpu.linalg;
 
+import static io.ortex.ep.cpu.KernelHarness.COMMON_POOL;
+import static io.ortex.testing.RandomFloats.uniform;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ortex.api.spi.KernelContext;
-import java.util.SplittableRandom;
-import java.util.concurrent.ForkJoinPool;
-import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -16,30 +15,6 @@ import org.junit.jupiter.api.Test;
  */
 class GemmTest {
     private static final int[] SIZES = {1, 3, 4, 5, 15, 16, 17, 33, 64, 65, 100, 257, 300};
-
-    /** Runs chunks on the common pool, as the runtime's intra-op threads would. */
-    private static final KernelContext THREADS = new KernelContext() {
-        @Override
-        public int intraOpThreads() {
-            return 3;
-        }
-
-        @Override
-        public void parallelFor(int count, int minChunk, RangeBody body) {
-            int chunks = Math.max(1, Math.min(3, count));
-            ForkJoinPool.commonPool().submit(() -> IntStream.range(0, chunks).parallel().forEach(c ->
-                    body.run(count * c / chunks, count * (c + 1) / chunks))).join();
-        }
-    };
-
-    private static float[] random(int n, long seed) {
-        SplittableRandom r = new SplittableRandom(seed);
-        float[] f = new float[n];
-        for (int i = 0; i < n; i++) {
-            f[i] = (float) (r.nextDouble() * 2 - 1);
-        }
-        return f;
-    }
 
     /** C = act(alpha A B + (acc ? C0 : 0) + bias) in double, A read with strides. */
     private static float[] reference(float[] a, int ars, int acs, int m, int k, float[] b, int n, float[] c0,
@@ -62,9 +37,9 @@ class GemmTest {
     }
 
     private static void check(int m, int k, int n, boolean transA, Epilogue ep, KernelContext ctx, String what) {
-        float[] a = random(m * k, 1 + m * 31L + k);
-        float[] b = random(k * n, 2 + n * 17L + k);
-        float[] c0 = random(m * n, 3);
+        float[] a = uniform(m * k, 1 + m * 31L + k);
+        float[] b = uniform(k * n, 2 + n * 17L + k);
+        float[] c0 = uniform(m * n, 3);
         int ars = transA ? 1 : k;
         int acs = transA ? m : 1;
         float[] want = reference(a, ars, acs, m, k, b, n, c0, ep);
@@ -106,22 +81,22 @@ class GemmTest {
     void transposedLeftOperandsAndThreadsGiveTheSameProduct() {
         for (int m : new int[] {1, 5, 64, 130}) {
             for (int n : new int[] {1, 17, 100}) {
-                check(m, 300, n, true, Epilogue.NONE, THREADS, "transposed");
-                check(m, 300, n, false, Epilogue.NONE, THREADS, "threads");
+                check(m, 300, n, true, Epilogue.NONE, COMMON_POOL, "transposed");
+                check(m, 300, n, false, Epilogue.NONE, COMMON_POOL, "threads");
             }
         }
     }
 
     @Test
     void everyEpilogueIsApplied() {
-        float[] bias = random(400, 9);
+        float[] bias = uniform(400, 9);
         Activation[] acts = {Activation.NONE, Activation.RELU, Activation.clip(-0.3f, 0.2f),
             Activation.leakyRelu(0.1f), Activation.SIGMOID, Activation.hardSigmoid(0.2f, 0.5f),
             Activation.HARD_SWISH, Activation.TANH, Activation.GELU};
         for (Activation act : acts) {
             for (boolean perRow : new boolean[] {false, true}) {
                 Epilogue ep = new Epilogue(0.5f, true, bias, 3, perRow, act);
-                check(37, 270, 45, false, ep, THREADS, act.kind() + (perRow ? " row bias" : " column bias"));
+                check(37, 270, 45, false, ep, COMMON_POOL, act.kind() + (perRow ? " row bias" : " column bias"));
                 check(8, 16, 16, false, ep, null, act.kind() + (perRow ? " row bias" : " column bias"));
             }
         }
@@ -140,7 +115,7 @@ class GemmTest {
 
     @Test
     void activationsAgreeOnBothPaths() {
-        float[] x = random(1000, 5);
+        float[] x = uniform(1000, 5);
         for (int i = 0; i < x.length; i++) {
             x[i] *= 8;
         }

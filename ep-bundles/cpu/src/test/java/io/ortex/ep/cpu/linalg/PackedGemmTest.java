@@ -1,13 +1,12 @@
 package io.ortex.ep.cpu.linalg;
 
+import static io.ortex.ep.cpu.KernelHarness.COMMON_POOL;
+import static io.ortex.testing.RandomFloats.uniform;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ortex.api.spi.KernelContext;
 import java.util.Arrays;
-import java.util.SplittableRandom;
-import java.util.concurrent.ForkJoinPool;
-import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,29 +16,6 @@ import org.junit.jupiter.api.Test;
  * of B, a column window of B, every epilogue, and the columns split over threads.
  */
 class PackedGemmTest {
-    private static final KernelContext THREADS = new KernelContext() {
-        @Override
-        public int intraOpThreads() {
-            return 3;
-        }
-
-        @Override
-        public void parallelFor(int count, int minChunk, RangeBody body) {
-            int chunks = Math.max(1, Math.min(3, count));
-            ForkJoinPool.commonPool().submit(() -> IntStream.range(0, chunks).parallel().forEach(c ->
-                    body.run(count * c / chunks, count * (c + 1) / chunks))).join();
-        }
-    };
-
-    private static float[] random(int n, long seed) {
-        SplittableRandom r = new SplittableRandom(seed);
-        float[] f = new float[n];
-        for (int i = 0; i < n; i++) {
-            f[i] = (float) (r.nextDouble() * 2 - 1);
-        }
-        return f;
-    }
-
     /** C = act(alpha A B[:, col0 ..] + (acc ? C0 : 0) + bias) in double, B row-major {@code k x ldb}. */
     private static float[] reference(float[] a, int m, int k, float[] b, int ldb, int col0, int n, float[] c0,
                                      Epilogue ep) {
@@ -81,9 +57,9 @@ class PackedGemmTest {
 
     private static void check(int m, int k, int n, int col0, Epilogue ep, KernelContext ctx) {
         int ldb = col0 + n + 3;
-        float[] a = random(m * k, 1 + m * 31L + k);
-        float[] b = random(k * ldb, 2 + n * 17L + k);
-        float[] c0 = random(m * n, 3);
+        float[] a = uniform(m * k, 1 + m * 31L + k);
+        float[] b = uniform(k * ldb, 2 + n * 17L + k);
+        float[] c0 = uniform(m * n, 3);
         float[] want = reference(a, m, k, b, ldb, col0, n, c0, ep);
         PackedA scalarA = new PackedA(m, k, null, a.clone());
         PackedA vectorA = VectorSupport.enabled() ? new PackedA(m, k, VectorGemm.packA(a, 0, k, 1, m, k), null) : null;
@@ -123,17 +99,17 @@ class PackedGemmTest {
         }
         // more columns than one packed block of B holds
         check(6, 20, 4500, 5, Epilogue.NONE, null);
-        check(9, 270, 700, 0, Epilogue.NONE, THREADS);
+        check(9, 270, 700, 0, Epilogue.NONE, COMMON_POOL);
     }
 
     @Test
     void everyEpilogueIsApplied() {
-        float[] bias = random(800, 9);
+        float[] bias = uniform(800, 9);
         for (Activation act : new Activation[] {Activation.NONE, Activation.RELU, Activation.SIGMOID,
             Activation.HARD_SWISH, Activation.leakyRelu(0.2f)}) {
             for (boolean perRow : new boolean[] {false, true}) {
-                check(37, 270, 45, 2, new Epilogue(0.5f, true, bias, 3, perRow, act), THREADS);
-                check(8, 16, 500, 0, Epilogue.rowBias(bias, 7, act), THREADS);
+                check(37, 270, 45, 2, new Epilogue(0.5f, true, bias, 3, perRow, act), COMMON_POOL);
+                check(8, 16, 500, 0, Epilogue.rowBias(bias, 7, act), COMMON_POOL);
             }
         }
     }

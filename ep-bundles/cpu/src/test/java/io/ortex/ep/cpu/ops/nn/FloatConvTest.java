@@ -1,10 +1,11 @@
 package io.ortex.ep.cpu.ops.nn;
 
+import static io.ortex.ep.cpu.KernelHarness.nanFilled;
+import static io.ortex.testing.RandomFloats.uniform;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ortex.api.ElementType;
 import io.ortex.api.InvalidArgumentException;
 import io.ortex.api.Tensor;
 import io.ortex.api.spi.KernelContext;
@@ -12,9 +13,6 @@ import io.ortex.ep.cpu.linalg.Activation;
 import io.ortex.ep.cpu.linalg.VectorSupport;
 import java.util.Arrays;
 import java.util.List;
-import java.util.SplittableRandom;
-import java.util.concurrent.ForkJoinPool;
-import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,46 +23,9 @@ import org.junit.jupiter.api.Test;
  */
 class FloatConvTest {
     /** Splits work over up to three threads of the common pool; uninitialized memory is NaN. */
-    private static final KernelContext THREADS = context(3);
+    private static final KernelContext THREADS = nanFilled(3);
     /** Runs everything on the calling thread; uninitialized memory is NaN. */
-    private static final KernelContext ONE = context(1);
-
-    private static KernelContext context(int threads) {
-        return new KernelContext() {
-            @Override
-            public int intraOpThreads() {
-                return threads;
-            }
-
-            @Override
-            public void parallelFor(int count, int minChunk, RangeBody body) {
-                int chunks = Math.max(1, Math.min(threads, count / Math.max(1, minChunk)));
-                if (chunks == 1) {
-                    body.run(0, count);
-                    return;
-                }
-                ForkJoinPool.commonPool().submit(() -> IntStream.range(0, chunks).parallel().forEach(c ->
-                        body.run((int) ((long) count * c / chunks), (int) ((long) count * (c + 1) / chunks))))
-                        .join();
-            }
-
-            @Override
-            public Tensor allocateUninitialized(ElementType type, long... shape) {
-                Tensor t = Tensor.zeros(type, shape);
-                Arrays.fill(t.floats(), Float.NaN);
-                return t;
-            }
-        };
-    }
-
-    private static float[] random(int n, long seed) {
-        SplittableRandom r = new SplittableRandom(seed);
-        float[] f = new float[n];
-        for (int i = 0; i < n; i++) {
-            f[i] = (float) (r.nextDouble() * 2 - 1);
-        }
-        return f;
-    }
+    private static final KernelContext ONE = nanFilled(1);
 
     private static int size(long... shape) {
         return Math.toIntExact(Arrays.stream(shape).reduce(1, (a, b) -> a * b));
@@ -145,9 +106,9 @@ class FloatConvTest {
     }
 
     private static void check(Case c, ChannelOps ops) {
-        float[] x = random(size(c.xShape()), 1 + size(c.xShape()));
-        float[] w = random(size(c.wShape()), 2 + size(c.wShape()));
-        float[] b = c.bias() ? random((int) c.wShape()[0], 3) : null;
+        float[] x = uniform(size(c.xShape()), 1 + size(c.xShape()));
+        float[] w = uniform(size(c.wShape()), 2 + size(c.wShape()));
+        float[] b = c.bias() ? uniform((int) c.wShape()[0], 3) : null;
         float[] want = reference(c, x, w, b, ops);
         FloatConv conv = FloatConv.create(c.attrs(), c.group(), c.wShape(), w, b, ops);
         for (KernelContext ctx : new KernelContext[] {ONE, THREADS}) {
@@ -210,9 +171,9 @@ class FloatConvTest {
                 ChannelOps.affine(new float[] {0.9f}, new float[] {0.5f}),
                 ChannelOps.activation(Activation.HARD_SWISH),
                 ChannelOps.affine(new float[] {0.47f}, new float[] {-0.01f})));
-        float[] perChannel = random(32, 7);
+        float[] perChannel = uniform(32, 7);
         ChannelOps batchNormRelu = ChannelOps.of(List.of(
-                ChannelOps.affine(perChannel, Arrays.copyOf(random(32, 8), 32)),
+                ChannelOps.affine(perChannel, Arrays.copyOf(uniform(32, 8), 32)),
                 ChannelOps.activation(Activation.RELU)));
         ChannelOps leakyThenMax = ChannelOps.of(List.of(
                 ChannelOps.activation(Activation.leakyRelu(0.2f)),
@@ -229,7 +190,7 @@ class FloatConvTest {
     @Test
     void emptyOutputsAndMismatchedShapes() {
         FloatConv conv = FloatConv.create(conv(s(0), s(3, 2, 3, 3), 1, null, null, null).attrs(), 1, s(3, 2, 3, 3),
-                random(54, 1), null, ChannelOps.NONE);
+                uniform(54, 1), null, ChannelOps.NONE);
         assertArrayEquals(s(0, 3, 2, 2), conv.run(Tensor.ofFloats(new float[0], 0, 2, 4, 4), ONE).shape());
         assertArrayEquals(s(1, 3, 0, 2), conv.run(Tensor.ofFloats(new float[16], 1, 2, 2, 4), ONE).shape());
         assertThrows(InvalidArgumentException.class, () -> conv.run(Tensor.ofFloats(new float[48], 1, 3, 4, 4),
@@ -238,9 +199,9 @@ class FloatConvTest {
                 ONE));
         Window.Attrs plain = new Window.Attrs("Conv", "NOTSET", null, null, null, null, false);
         // 3 output channels in 2 groups; a bias of the wrong length
-        assertThrows(InvalidArgumentException.class, () -> FloatConv.create(plain, 2, s(3, 2, 3, 3), random(54, 1),
+        assertThrows(InvalidArgumentException.class, () -> FloatConv.create(plain, 2, s(3, 2, 3, 3), uniform(54, 1),
                 null, ChannelOps.NONE));
-        assertThrows(InvalidArgumentException.class, () -> FloatConv.create(plain, 1, s(3, 2, 3, 3), random(54, 1),
+        assertThrows(InvalidArgumentException.class, () -> FloatConv.create(plain, 1, s(3, 2, 3, 3), uniform(54, 1),
                 new float[2], ChannelOps.NONE));
     }
 }

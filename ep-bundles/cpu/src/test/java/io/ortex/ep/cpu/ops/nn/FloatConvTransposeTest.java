@@ -1,19 +1,16 @@
 package io.ortex.ep.cpu.ops.nn;
 
+import static io.ortex.ep.cpu.KernelHarness.nanFilled;
+import static io.ortex.testing.RandomFloats.uniform;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ortex.api.ElementType;
 import io.ortex.api.InvalidArgumentException;
 import io.ortex.api.Tensor;
-import io.ortex.api.spi.KernelContext;
 import io.ortex.ep.cpu.linalg.Activation;
 import java.util.Arrays;
 import java.util.List;
-import java.util.SplittableRandom;
-import java.util.concurrent.ForkJoinPool;
-import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,39 +20,6 @@ import org.junit.jupiter.api.Test;
  * again without the Vector API). Uninitialized memory is NaN, so an output nobody writes shows.
  */
 class FloatConvTransposeTest {
-    private static KernelContext context(int threads) {
-        return new KernelContext() {
-            @Override
-            public int intraOpThreads() {
-                return threads;
-            }
-
-            @Override
-            public void parallelFor(int count, int minChunk, RangeBody body) {
-                int chunks = Math.max(1, Math.min(threads, count / Math.max(1, minChunk)));
-                ForkJoinPool.commonPool().submit(() -> IntStream.range(0, chunks).parallel().forEach(c ->
-                        body.run((int) ((long) count * c / chunks), (int) ((long) count * (c + 1) / chunks))))
-                        .join();
-            }
-
-            @Override
-            public Tensor allocateUninitialized(ElementType type, long... shape) {
-                Tensor t = Tensor.zeros(type, shape);
-                Arrays.fill(t.floats(), Float.NaN);
-                return t;
-            }
-        };
-    }
-
-    private static float[] random(int n, long seed) {
-        SplittableRandom r = new SplittableRandom(seed);
-        float[] f = new float[n];
-        for (int i = 0; i < n; i++) {
-            f[i] = (float) (r.nextDouble() * 2 - 1);
-        }
-        return f;
-    }
-
     private static int size(long... shape) {
         return Math.toIntExact(Arrays.stream(shape).reduce(1, (a, b) -> a * b));
     }
@@ -131,16 +95,16 @@ class FloatConvTransposeTest {
     }
 
     private static void check(long[] xShape, long[] wShape, TransposeWindow.Attrs a, boolean bias, ChannelOps ops) {
-        float[] x = random(size(xShape), 1 + size(xShape));
-        float[] w = random(size(wShape), 2 + size(wShape));
-        float[] b = bias ? random((int) (wShape[1] * a.group()), 3) : null;
+        float[] x = uniform(size(xShape), 1 + size(xShape));
+        float[] w = uniform(size(wShape), 2 + size(wShape));
+        float[] b = bias ? uniform((int) (wShape[1] * a.group()), 3) : null;
         float[] want = reference(xShape, wShape, a, x, w, b, ops);
         FloatConvTranspose conv = FloatConvTranspose.create(a, wShape, w, b, ops);
         String what = "x" + Arrays.toString(xShape) + " w" + Arrays.toString(wShape) + " strides "
                 + Arrays.toString(a.strides()) + " pads " + Arrays.toString(a.pads()) + " with " + ops.steps().size()
                 + " channel steps";
         for (int threads : new int[] {1, 3}) {
-            float[] got = conv.run(Tensor.ofFloats(x, xShape), context(threads)).floats();
+            float[] got = conv.run(Tensor.ofFloats(x, xShape), nanFilled(threads)).floats();
             assertTrue(got.length == want.length, what + ": " + got.length + " outputs, expected " + want.length);
             for (int i = 0; i < want.length; i++) {
                 assertTrue(Math.abs(got[i] - want[i]) <= 1e-4 * Math.max(1, Math.abs(want[i])), what + " on "
@@ -167,8 +131,8 @@ class FloatConvTransposeTest {
 
     @Test
     void channelOperationsAreFoldedOrAppliedInOrder() {
-        ChannelOps biasBnRelu = ChannelOps.of(List.of(ChannelOps.affine(null, random(6, 4)),
-                ChannelOps.affine(random(6, 5), random(6, 6)), ChannelOps.activation(Activation.RELU)));
+        ChannelOps biasBnRelu = ChannelOps.of(List.of(ChannelOps.affine(null, uniform(6, 4)),
+                ChannelOps.affine(uniform(6, 5), uniform(6, 6)), ChannelOps.activation(Activation.RELU)));
         ChannelOps shiftSigmoid = ChannelOps.of(List.of(ChannelOps.affine(null, new float[] {-0.1f}),
                 ChannelOps.activation(Activation.SIGMOID), ChannelOps.affine(new float[] {2f}, null)));
         for (ChannelOps ops : List.of(biasBnRelu, shiftSigmoid)) {
@@ -181,14 +145,14 @@ class FloatConvTransposeTest {
     @Test
     void emptyInputsAndMismatchedShapes() {
         TransposeWindow.Attrs a = attrs(1, s(2, 2), null, null, null);
-        FloatConvTranspose conv = FloatConvTranspose.create(a, s(3, 2, 2, 2), random(24, 1), new float[] {1, 2},
+        FloatConvTranspose conv = FloatConvTranspose.create(a, s(3, 2, 2, 2), uniform(24, 1), new float[] {1, 2},
                 ChannelOps.NONE);
-        assertArrayEquals(s(0, 2, 8, 8), conv.run(Tensor.ofFloats(new float[0], 0, 3, 4, 4), context(1)).shape());
+        assertArrayEquals(s(0, 2, 8, 8), conv.run(Tensor.ofFloats(new float[0], 0, 3, 4, 4), nanFilled(1)).shape());
         assertThrows(InvalidArgumentException.class, () -> conv.run(Tensor.ofFloats(new float[32], 1, 2, 4, 4),
-                context(1)));
+                nanFilled(1)));
         assertThrows(InvalidArgumentException.class, () -> FloatConvTranspose.create(a, s(3, 2, 2, 2),
-                random(24, 1), new float[3], ChannelOps.NONE));
+                uniform(24, 1), new float[3], ChannelOps.NONE));
         assertThrows(InvalidArgumentException.class, () -> FloatConvTranspose.create(attrs(2, null, null, null, null),
-                s(3, 2, 2, 2), random(24, 1), null, ChannelOps.NONE));
+                s(3, 2, 2, 2), uniform(24, 1), null, ChannelOps.NONE));
     }
 }

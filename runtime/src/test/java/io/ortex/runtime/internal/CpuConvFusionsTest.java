@@ -1,5 +1,6 @@
 package io.ortex.runtime.internal;
 
+import static io.ortex.runtime.internal.FusedGroups.fusedGroups;
 import static io.ortex.testing.RandomFloats.uniform;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -14,10 +15,8 @@ import io.ortex.onnx.proto.Onnx.AttributeProto;
 import io.ortex.onnx.proto.Onnx.NodeProto;
 import io.ortex.testing.ModelBuilder;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -117,18 +116,6 @@ class CpuConvFusionsTest {
             }
         }
         return assignment;
-    }
-
-    /** The op types each partition of more than one node holds. */
-    private static List<String> fusedGroups(List<NodeAssignment> assignment) {
-        Map<String, String> groups = new LinkedHashMap<>();
-        Map<String, Integer> sizes = new HashMap<>();
-        for (NodeAssignment a : assignment) {
-            groups.merge(a.partition(), a.opType(), (x, y) -> x + "+" + y);
-            sizes.merge(a.partition(), 1, Integer::sum);
-        }
-        return groups.entrySet().stream().filter(e -> sizes.get(e.getKey()) > 1).map(Map.Entry::getValue)
-                .collect(Collectors.toList());
     }
 
     private static Map<String, Tensor> image(String name, int c, int h, int w, long seed) {

@@ -1,5 +1,8 @@
 package io.ortex.runtime.internal;
 
+import static io.ortex.runtime.internal.FusedGroups.fusedGroups;
+import static io.ortex.testing.Attributes.attr;
+import static io.ortex.testing.Attributes.ints;
 import static io.ortex.testing.RandomFloats.uniform;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -11,14 +14,10 @@ import io.ortex.api.NodeAssignment;
 import io.ortex.api.Session;
 import io.ortex.api.SessionOptions;
 import io.ortex.api.Tensor;
-import io.ortex.onnx.proto.Onnx.AttributeProto;
 import io.ortex.onnx.proto.Onnx.NodeProto;
 import io.ortex.testing.ModelBuilder;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -46,18 +45,6 @@ class CpuFusionsTest {
         return NodeProto.newBuilder().setOpType(op).setName(name).addAllInput(in).addOutput(out);
     }
 
-    private static AttributeProto ints(String name, long... v) {
-        AttributeProto.Builder a = AttributeProto.newBuilder().setName(name).setType(AttributeProto.AttributeType.INTS);
-        for (long x : v) {
-            a.addInts(x);
-        }
-        return a.build();
-    }
-
-    private static AttributeProto intAttr(String name, long v) {
-        return AttributeProto.newBuilder().setName(name).setType(AttributeProto.AttributeType.INT).setI(v).build();
-    }
-
     /** Runs a model with and without the fusions; returns the fused run's assignment after checking the outputs. */
     private static List<NodeAssignment> compare(ModelBuilder model, Map<String, Tensor> feeds) {
         Map<String, Tensor> fused;
@@ -82,18 +69,6 @@ class CpuFusionsTest {
             }
         }
         return assignment;
-    }
-
-    /** The op types each partition of more than one node holds. */
-    private static List<String> fusedGroups(List<NodeAssignment> assignment) {
-        Map<String, String> groups = new LinkedHashMap<>();
-        Map<String, Integer> sizes = new HashMap<>();
-        for (NodeAssignment a : assignment) {
-            groups.merge(a.partition(), a.opType(), (x, y) -> x + "+" + y);
-            sizes.merge(a.partition(), 1, Integer::sum);
-        }
-        return groups.entrySet().stream().filter(e -> sizes.get(e.getKey()) > 1).map(Map.Entry::getValue)
-                .collect(Collectors.toList());
     }
 
     private static ModelBuilder matMulBias(int k, int n, boolean biasFirst) {
@@ -203,7 +178,7 @@ class CpuFusionsTest {
             m.node("Add", "mask", List.of(last, "mask"), List.of("s3"));
             last = "s3";
         }
-        m.node(node("Softmax", "softmax", List.of(last), "p").addAttribute(intAttr("axis", axis)))
+        m.node(node("Softmax", "softmax", List.of(last), "p").addAttribute(attr("axis", axis)))
                 .node("MatMul", "pv", List.of("p", "v"), List.of("y"))
                 .output("y", FLOAT, 2, 3, 10, 8);
         return m;
@@ -244,7 +219,7 @@ class CpuFusionsTest {
                 .input("kt", FLOAT, 1, 1, 8, 12)
                 .input("v", FLOAT, 2, 3, 12, 8)
                 .node("MatMul", "qk", List.of("q", "kt"), List.of("s"))
-                .node(node("Softmax", "softmax", List.of("s"), "p").addAttribute(intAttr("axis", -1)))
+                .node(node("Softmax", "softmax", List.of("s"), "p").addAttribute(attr("axis", -1)))
                 .node("MatMul", "pv", List.of("p", "v"), List.of("y"))
                 .output("y", FLOAT, 2, 3, 10, 8);
         Map<String, Tensor> feeds = Map.of("q", Tensor.ofFloats(uniform(480, 10), 2, 3, 10, 8),

@@ -1,13 +1,14 @@
 package io.ortex.ep.cpu.ops.math;
 
 import static io.ortex.ep.cpu.KernelHarness.runParallel;
+import static io.ortex.ep.cpu.TensorChecks.assertClose;
+import static io.ortex.ep.cpu.TensorChecks.toDouble;
 import static io.ortex.testing.Attributes.attr;
 import static io.ortex.testing.OneNodeModel.run;
 import static io.ortex.testing.OneNodeModel.run1;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ortex.api.ElementType;
 import io.ortex.api.HalfFloats;
@@ -27,23 +28,6 @@ class MatrixProductTest {
             v[i] = RANDOM.nextFloat() * 2 - 1;
         }
         return Tensor.ofFloats(v, shape);
-    }
-
-    private static Tensor toDouble(Tensor t) {
-        double[] d = new double[t.size()];
-        for (int i = 0; i < d.length; i++) {
-            d[i] = t.getDouble(i);
-        }
-        return Tensor.ofDoubles(d, t.shape());
-    }
-
-    private static void assertClose(Tensor expected, Tensor actual, double tol) {
-        assertArrayEquals(expected.shape(), actual.shape(), "shape");
-        for (int i = 0; i < expected.size(); i++) {
-            double e = expected.getDouble(i);
-            double a = actual.getDouble(i);
-            assertTrue(Math.abs(e - a) <= tol * (1 + Math.abs(e)), "element " + i + ": expected " + e + ", got " + a);
-        }
     }
 
     /** Naive batched product of float tensors, in double, with NumPy matmul broadcasting. */

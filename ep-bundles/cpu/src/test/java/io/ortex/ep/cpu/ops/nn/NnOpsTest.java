@@ -1,6 +1,8 @@
 package io.ortex.ep.cpu.ops.nn;
 
 import static io.ortex.ep.cpu.KernelHarness.runParallel;
+import static io.ortex.ep.cpu.TensorChecks.assertClose;
+import static io.ortex.ep.cpu.TensorChecks.toDouble;
 import static io.ortex.testing.Attributes.attr;
 import static io.ortex.testing.Attributes.ints;
 import static io.ortex.testing.OneNodeModel.run;
@@ -8,7 +10,6 @@ import static io.ortex.testing.OneNodeModel.run1;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ortex.api.ElementType;
 import io.ortex.api.OrtexException;
@@ -28,23 +29,6 @@ class NnOpsTest {
             v[i] = RANDOM.nextFloat() * 2 - 1;
         }
         return Tensor.ofFloats(v, shape);
-    }
-
-    private static Tensor toDouble(Tensor t) {
-        double[] d = new double[t.size()];
-        for (int i = 0; i < d.length; i++) {
-            d[i] = t.getDouble(i);
-        }
-        return Tensor.ofDoubles(d, t.shape());
-    }
-
-    private static void assertClose(Tensor expected, Tensor actual, double tol) {
-        assertArrayEquals(expected.shape(), actual.shape(), "shape");
-        for (int i = 0; i < expected.size(); i++) {
-            double e = expected.getDouble(i);
-            double a = actual.getDouble(i);
-            assertTrue(Math.abs(e - a) <= tol * (1 + Math.abs(e)), "element " + i + ": expected " + e + ", got " + a);
-        }
     }
 
     // ---------------------------------------------------------------- Conv and ConvTranspose

@@ -1,11 +1,11 @@
 package io.ortex.ep.cpu.ops.tensor;
 
+import static io.ortex.ep.cpu.TensorChecks.assertClose;
 import static io.ortex.testing.Attributes.attr;
 import static io.ortex.testing.Attributes.floats;
 import static io.ortex.testing.Attributes.ints;
 import static io.ortex.testing.OneNodeModel.run1;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ortex.api.Tensor;
 import io.ortex.onnx.proto.Onnx;
@@ -13,15 +13,6 @@ import org.junit.jupiter.api.Test;
 
 /** Unit tests of Resize and Upsample across their opsets. */
 class ResizeTest {
-
-    private static void assertClose(Tensor expected, Tensor actual, double tol) {
-        assertArrayEquals(expected.shape(), actual.shape(), "shape");
-        for (int i = 0; i < expected.size(); i++) {
-            double e = expected.getDouble(i);
-            double a = actual.getDouble(i);
-            assertTrue(Math.abs(e - a) <= tol * (1 + Math.abs(e)), "element " + i + ": expected " + e + ", got " + a);
-        }
-    }
 
     @Test
     void float32NearestMatchesTheGeneralPathOnEveryAxisPattern() {

@@ -6,6 +6,7 @@ import static io.ortex.ep.cpu.TensorChecks.toDouble;
 import static io.ortex.testing.Attributes.attr;
 import static io.ortex.testing.OneNodeModel.run;
 import static io.ortex.testing.OneNodeModel.run1;
+import static io.ortex.testing.RandomFloats.uniform;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -23,11 +24,7 @@ class MatrixProductTest {
     private static final Random RANDOM = new Random(42);
 
     private static Tensor random(long... shape) {
-        float[] v = new float[Tensor.checkedElementCount(shape)];
-        for (int i = 0; i < v.length; i++) {
-            v[i] = RANDOM.nextFloat() * 2 - 1;
-        }
-        return Tensor.ofFloats(v, shape);
+        return uniform(RANDOM, shape);
     }
 
     /** Naive batched product of float tensors, in double, with NumPy matmul broadcasting. */

@@ -92,26 +92,27 @@ public final class ModelRepository implements AutoCloseable {
     }
 
     /**
-     * Loads what the folder holds now, then polls it on a thread of its own.
+     * Starts watching the folder on a thread of its own: it first loads what the folder holds (the repository is
+     * {@link #ready()} once that is done), then polls it.
      *
      * @param pollMillis the time between two polls
      */
     public void start(long pollMillis) {
         synchronized (lock) {
-            scan(true);
             watcher = Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread t = new Thread(r, "ortex-models-watcher");
                 t.setDaemon(true);
                 return t;
             });
-            watcher.scheduleWithFixedDelay(this::poll, pollMillis, pollMillis, TimeUnit.MILLISECONDS);
+            watcher.execute(() -> poll(true));
+            watcher.scheduleWithFixedDelay(() -> poll(false), pollMillis, pollMillis, TimeUnit.MILLISECONDS);
         }
     }
 
-    private void poll() {
+    private void poll(boolean trustNow) {
         try {
             synchronized (lock) {
-                scan(false);
+                scan(trustNow);
             }
         } catch (RuntimeException e) {
             LOG.warn("scanning {} failed: {}", root, Names.oneLine(String.valueOf(e)));

@@ -8,6 +8,7 @@ import io.ortex.onnx.proto.Onnx.NodeProto;
 import io.ortex.onnx.proto.Onnx.TensorProto;
 import io.ortex.onnx.proto.Onnx.ValueInfoProto;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -17,7 +18,8 @@ import java.util.function.Consumer;
 
 /**
  * Constant folding: the nodes of the default domain whose inputs are all constant (initializers no caller can
- * override, or outputs of nodes folded before them) are computed once, when the session is created, and their
+ * override, the enclosing graphs' constant initializers a subgraph reads, or outputs of nodes folded before them)
+ * are computed once, when the session is created, and their
  * outputs become initializers. The computing is left to an {@link Evaluator} (the session runs them on the CPU EP's
  * kernels, as ONNX Runtime does), in one batch. Ops that draw random numbers, and ops that only make large tensors
  * out of small ones (ConstantOfShape, Expand, Tile, Range, EyeLike), are not folded; nor are nodes with subgraphs or
@@ -56,7 +58,15 @@ public final class ConstantFolding {
         this.log = log;
     }
 
-    void fold(MainGraph g, ModelProto source) {
+    /**
+     * Folds what can be folded in one graph.
+     *
+     * @param g the graph
+     * @param source the model, for its opsets
+     * @param outerConstants the constant initializers of the enclosing graphs (empty for the main graph), read by
+     *     name where the graph does not define the name itself
+     */
+    void fold(MainGraph g, ModelProto source, Map<String, TensorProto> outerConstants) {
         g.applyRenames();
         List<NodeProto> nodes = g.nodes();
         Set<String> constant = new HashSet<>();
@@ -64,6 +74,21 @@ public final class ConstantFolding {
             if (g.isConstant(name)) {
                 constant.add(name);
             }
+        }
+        Map<String, TensorProto> outer = new HashMap<>();
+        if (!outerConstants.isEmpty()) {
+            Set<String> local = new HashSet<>(g.initializers().keySet());
+            for (NodeProto n : nodes) {
+                if (n != null) {
+                    local.addAll(n.getOutputList());
+                }
+            }
+            outerConstants.forEach((name, t) -> {
+                if (!local.contains(name) && !g.isGraphInput(name)) {
+                    outer.put(name, t);
+                    constant.add(name);
+                }
+            });
         }
         List<Integer> folded = new ArrayList<>();
         Set<String> needed = new LinkedHashSet<>();
@@ -74,7 +99,7 @@ public final class ConstantFolding {
             }
             folded.add(i);
             for (String in : n.getInputList()) {
-                if (!in.isEmpty() && g.initializers().containsKey(in)) {
+                if (!in.isEmpty() && (g.initializers().containsKey(in) || outer.containsKey(in))) {
                     needed.add(in);
                 }
             }
@@ -108,7 +133,8 @@ public final class ConstantFolding {
         }
         if (!wanted.isEmpty()) {
             GraphProto.Builder mini = GraphProto.newBuilder().setName("constant_folding");
-            needed.forEach(name -> mini.addInitializer(g.initializers().get(name)));
+            needed.forEach(name -> mini.addInitializer(g.initializers().containsKey(name) ? g.initializers().get(name)
+                    : outer.get(name)));
             folded.forEach(i -> mini.addNode(nodes.get(i)));
             wanted.forEach(name -> mini.addOutput(ValueInfoProto.newBuilder().setName(name)));
             Map<String, Tensor> results;

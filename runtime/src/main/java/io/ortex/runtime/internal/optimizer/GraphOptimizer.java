@@ -9,6 +9,7 @@ import io.ortex.onnx.proto.Onnx.TensorProto;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -61,12 +62,26 @@ public final class GraphOptimizer {
         if (level == GraphOptimizationLevel.DISABLE_ALL) {
             return model;
         }
-        return model.toBuilder().setGraph(optimizeGraph(model.getGraph(), model, disabled, folding)).build();
+        return model.toBuilder().setGraph(optimizeGraph(model.getGraph(), model, disabled, folding, Map.of()))
+                .build();
     }
 
-    /** Optimizes the nested subgraphs of a graph first, then the graph itself. */
+    /**
+     * Optimizes the nested subgraphs of a graph first, then the graph itself. A graph's Constant nodes become
+     * initializers before its subgraphs are optimized, so that a subgraph can fold the nodes that read them (weights
+     * that an exporter kept in an enclosing branch and sliced inside a nested one, as in an LSTM under an If).
+     *
+     * @param outerConstants the constant initializers of the enclosing graphs, by name
+     */
     private static GraphProto optimizeGraph(GraphProto graph, ModelProto model, Set<String> disabled,
-                                            ConstantFolding folding) {
+                                            ConstantFolding folding, Map<String, TensorProto> outerConstants) {
+        boolean nested = graph.getNodeList().stream().anyMatch(MainGraph::hasSubgraphs);
+        if (nested && !disabled.contains(CONSTANT_TO_INITIALIZER)) {
+            MainGraph first = new MainGraph(graph);
+            constantsToInitializers(first);
+            graph = first.build();
+        }
+        Map<String, TensorProto> visible = nested ? visibleConstants(graph, outerConstants) : Map.of();
         GraphProto.Builder withSubgraphs = graph.toBuilder();
         for (int i = 0; i < withSubgraphs.getNodeCount(); i++) {
             NodeProto n = withSubgraphs.getNode(i);
@@ -77,11 +92,12 @@ public final class GraphOptimizer {
             for (int a = 0; a < b.getAttributeCount(); a++) {
                 AttributeProto attr = b.getAttribute(a);
                 if (attr.hasG()) {
-                    b.setAttribute(a, attr.toBuilder().setG(optimizeGraph(attr.getG(), model, disabled, folding)));
+                    b.setAttribute(a, attr.toBuilder().setG(optimizeGraph(attr.getG(), model, disabled, folding,
+                            visible)));
                 } else if (attr.getGraphsCount() > 0) {
                     AttributeProto.Builder ab = attr.toBuilder();
                     for (int k = 0; k < ab.getGraphsCount(); k++) {
-                        ab.setGraphs(k, optimizeGraph(ab.getGraphs(k), model, disabled, folding));
+                        ab.setGraphs(k, optimizeGraph(ab.getGraphs(k), model, disabled, folding, visible));
                     }
                     b.setAttribute(a, ab);
                 }
@@ -100,13 +116,33 @@ public final class GraphOptimizer {
             eliminateCommonSubexpressions(g);
         }
         if (!disabled.contains(CONSTANT_FOLDING) && folding != null) {
-            folding.fold(g, model);
+            folding.fold(g, model, outerConstants);
         }
         GraphProto.Builder out = g.build().toBuilder();
         if (!disabled.contains(DEAD_NODE_ELIMINATION)) {
             BasicGraphOptimizer.removeDeadNodes(out);
         }
         return out.build();
+    }
+
+    /**
+     * The constant initializers a graph's subgraphs can read: the enclosing graphs', then the graph's own (an
+     * initializer that is also a graph input is not constant), less the names the graph defines otherwise.
+     */
+    private static Map<String, TensorProto> visibleConstants(GraphProto graph, Map<String, TensorProto> outer) {
+        Map<String, TensorProto> visible = new HashMap<>(outer);
+        Set<String> inputs = new HashSet<>();
+        graph.getInputList().forEach(v -> inputs.add(v.getName()));
+        for (TensorProto t : graph.getInitializerList()) {
+            if (!inputs.contains(t.getName())) {
+                visible.put(t.getName(), t);
+            }
+        }
+        inputs.forEach(visible::remove);
+        for (NodeProto n : graph.getNodeList()) {
+            n.getOutputList().forEach(visible::remove);
+        }
+        return visible;
     }
 
     /**

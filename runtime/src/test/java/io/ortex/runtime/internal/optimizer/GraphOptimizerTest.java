@@ -216,4 +216,61 @@ class GraphOptimizerTest {
         assertEquals(List.of("k"), then.getInitializerList().stream().map(TensorProto::getName).toList());
         assertEquals(List.of("if:cond->y"), ops(o), "the outer value x read inside the branch is not renamed");
     }
+
+    @Test
+    void aNestedSubgraphFoldsWhatItComputesFromTheConstantsOfEnclosingGraphs() {
+        // outer branch: w = Constant; inner branch (an If inside it): r = x * Neg(w); Neg(w) reads only constants
+        GraphProto.Builder inner = GraphProto.newBuilder().setName("inner").addOutput(value("r"));
+        inner.addNode(node("neg", "Neg", List.of("w"), "nw"));
+        inner.addNode(node("mul", "Mul", List.of("x", "nw"), "r"));
+        GraphProto.Builder outer = GraphProto.newBuilder().setName("outer").addOutput(value("q"));
+        outer.addNode(node("w", "Constant", List.of(), "w").toBuilder().addAttribute(AttributeProto.newBuilder()
+                .setName("value").setT(floats("ignored", 3, 4))));
+        outer.addNode(node("inner_if", "If", List.of("cond"), "q").toBuilder().addAttribute(ifBranch("then_branch",
+                inner)).addAttribute(ifBranch("else_branch", inner.clone().setName("inner_else"))));
+        GraphProto.Builder g = GraphProto.newBuilder().addInput(value("x")).addInput(value("cond"))
+                .addOutput(value("y"));
+        g.addNode(node("outer_if", "If", List.of("cond"), "y").toBuilder().addAttribute(ifBranch("then_branch",
+                outer)).addAttribute(ifBranch("else_branch", outer.clone().setName("outer_else"))));
+        List<ModelProto> evaluated = new ArrayList<>();
+        ConstantFolding folding = new ConstantFolding(m -> {
+            evaluated.add(m);
+            return Map.of("nw", Tensor.ofFloats(new float[] {-3, -4}, 2));
+        }, msg -> { });
+        ModelProto o = optimize(model(g), folding);
+        GraphProto outerThen = o.getGraph().getNode(0).getAttribute(0).getG();
+        GraphProto innerThen = outerThen.getNodeList().stream().filter(n -> n.getOpType().equals("If")).findFirst()
+                .orElseThrow().getAttribute(0).getG();
+        assertEquals(List.of("mul"), innerThen.getNodeList().stream().map(NodeProto::getName).toList(),
+                "Neg of the enclosing branch's constant is folded inside the nested branch");
+        assertEquals(List.of("nw"), innerThen.getInitializerList().stream().map(TensorProto::getName).toList());
+        assertTrue(evaluated.stream().allMatch(m -> m.getGraph().getInitializerList().stream()
+                .anyMatch(t -> t.getName().equals("w"))), "the evaluation was given the enclosing constant");
+        assertEquals(List.of(), outerThen.getNodeList().stream().filter(n -> n.getOpType().equals("Constant"))
+                .toList(), "the enclosing Constant became an initializer");
+    }
+
+    @Test
+    void aNameTheSubgraphDefinesItselfHidesTheEnclosingConstant() {
+        // the inner graph takes w as its own input: Neg(w) is not constant there
+        GraphProto.Builder body = GraphProto.newBuilder().setName("body").addInput(value("w")).addOutput(value("r"));
+        body.addNode(node("neg", "Neg", List.of("w"), "r"));
+        GraphProto.Builder g = GraphProto.newBuilder().addInput(value("x")).addOutput(value("y"))
+                .addInitializer(floats("w", 1, 2));
+        g.addNode(node("scan", "Scan", List.of("x"), "y").toBuilder().addAttribute(AttributeProto.newBuilder()
+                .setName("body").setType(AttributeProto.AttributeType.GRAPH).setG(body))
+                .addAttribute(AttributeProto.newBuilder().setName("num_scan_inputs")
+                        .setType(AttributeProto.AttributeType.INT).setI(1)));
+        ConstantFolding folding = new ConstantFolding(m -> {
+            throw new AssertionError("nothing to evaluate: " + m.getGraph().getNodeList());
+        }, msg -> { });
+        ModelProto o = optimize(model(g), folding);
+        assertEquals(List.of("neg"), o.getGraph().getNode(0).getAttribute(0).getG().getNodeList().stream()
+                .map(NodeProto::getName).toList());
+    }
+
+    private static AttributeProto ifBranch(String name, GraphProto.Builder graph) {
+        return AttributeProto.newBuilder().setName(name).setType(AttributeProto.AttributeType.GRAPH).setG(graph)
+                .build();
+    }
 }

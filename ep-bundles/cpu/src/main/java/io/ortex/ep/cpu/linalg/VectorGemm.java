@@ -170,6 +170,9 @@ final class VectorGemm {
             return;
         }
         float[] ap = a.tiles();
+        boolean add = ep.accumulate();
+        float alpha = ep.alpha();
+        boolean finish = needsFinish(ep);
         int tiles = (m + MR - 1) / MR;
         int mPad = tiles * MR;
         float[] bp = B_BLOCK.get();
@@ -181,7 +184,6 @@ final class VectorGemm {
             for (int k0 = 0; k0 < k; k0 += KC) {
                 int kc = Math.min(KC, k - k0);
                 packBlock(b, k0, kc, col0 + j0, cols, bp);
-                boolean first = k0 == 0;
                 boolean last = k0 + kc >= k;
                 int aBlock = k0 * mPad;
                 for (int t = 0; t < tiles; t++) {
@@ -189,8 +191,13 @@ final class VectorGemm {
                     int rows = Math.min(MR, m - row0);
                     for (int p = 0; p < panels; p++) {
                         int pc = j0 + p * NR;
-                        kernel(ap, aBlock + t * kc * MR, bp, p * kc * NR, kc, c, cOff + row0 * ldc + pc, ldc, rows,
-                                Math.min(NR, n - pc), first, last, ep, row0, pc);
+                        int ci = cOff + row0 * ldc + pc;
+                        int w = Math.min(NR, n - pc);
+                        kernel(ap, aBlock + t * kc * MR, bp, p * kc * NR, kc, c, ci, ldc, rows, w, add || k0 > 0,
+                                alpha);
+                        if (finish && last) {
+                            finish(c, ci, ldc, rows, w, ep, row0, pc);
+                        }
                     }
                 }
             }
@@ -263,9 +270,10 @@ final class VectorGemm {
         int p1 = (int) ((long) panels * (group + 1) / groups);
         float[] ap = A_BLOCK.get();
         int tiles = (rows + MR - 1) / MR;
+        boolean finish = needsFinish(ep);
         for (int k0 = 0; k0 < k; k0 += KC) {
             int kc = Math.min(KC, k - k0);
-            boolean first = k0 == 0;
+            boolean add = ep.accumulate() || k0 > 0;
             boolean last = k0 + kc >= k;
             packA(a, aOff, ars, acs, i0, rows, k0, kc, ap);
             for (int p = p0; p < p1; p++) {
@@ -274,8 +282,12 @@ final class VectorGemm {
                 int bBase = (p * k + k0) * NR;
                 for (int t = 0; t < tiles; t++) {
                     int row0 = i0 + t * MR;
-                    kernel(ap, t * kc * MR, bp, bBase, kc, c, cOff + row0 * ldc + col0, ldc,
-                            Math.min(MR, m - row0), cols, first, last, ep, row0, col0);
+                    int ci = cOff + row0 * ldc + col0;
+                    int tileRows = Math.min(MR, m - row0);
+                    kernel(ap, t * kc * MR, bp, bBase, kc, c, ci, ldc, tileRows, cols, add, ep.alpha());
+                    if (last && finish) {
+                        finish(c, ci, ldc, tileRows, cols, ep, row0, col0);
+                    }
                 }
             }
         }
@@ -318,12 +330,13 @@ final class VectorGemm {
     }
 
     /**
-     * One MR x NR tile of C over one block of the reduction, then its epilogue: the product is stored on the first
-     * block (or added, when the epilogue accumulates), added on the others, and the bias and activation applied on
-     * the last.
+     * One MR x NR tile of C over one block of the reduction: {@code alpha} times the product, stored, or added to
+     * what C holds. The method stays small and free of calls that take or return vectors, so that the JIT compiles
+     * it with every vector operation intrinsified whatever else ran before; the bias and activation follow in
+     * {@link #finish}.
      */
     private static void kernel(float[] ap, int aBase, float[] bp, int bBase, int kc, float[] c, int ci, int ldc,
-                               int rows, int cols, boolean first, boolean last, Epilogue ep, int row0, int col0) {
+                               int rows, int cols, boolean add, float alpha) {
         FloatVector c00 = FloatVector.zero(S);
         FloatVector c01 = FloatVector.zero(S);
         FloatVector c10 = FloatVector.zero(S);
@@ -350,98 +363,87 @@ final class VectorGemm {
             c30 = a3.fma(b0, c30);
             c31 = a3.fma(b1, c31);
         }
-        float alpha = ep.alpha();
-        boolean add = !first || ep.accumulate();
-        float[] bias = last ? ep.bias() : null;
-        if (rows == MR && cols == NR) {
-            if (alpha != 1f) {
-                c00 = c00.mul(alpha);
-                c01 = c01.mul(alpha);
-                c10 = c10.mul(alpha);
-                c11 = c11.mul(alpha);
-                c20 = c20.mul(alpha);
-                c21 = c21.mul(alpha);
-                c30 = c30.mul(alpha);
-                c31 = c31.mul(alpha);
-            }
-            int i1 = ci + ldc;
-            int i2 = i1 + ldc;
-            int i3 = i2 + ldc;
-            if (add) {
-                c00 = c00.add(FloatVector.fromArray(S, c, ci));
-                c01 = c01.add(FloatVector.fromArray(S, c, ci + L));
-                c10 = c10.add(FloatVector.fromArray(S, c, i1));
-                c11 = c11.add(FloatVector.fromArray(S, c, i1 + L));
-                c20 = c20.add(FloatVector.fromArray(S, c, i2));
-                c21 = c21.add(FloatVector.fromArray(S, c, i2 + L));
-                c30 = c30.add(FloatVector.fromArray(S, c, i3));
-                c31 = c31.add(FloatVector.fromArray(S, c, i3 + L));
-            }
-            if (bias != null) {
-                int bo = ep.biasOffset();
-                if (ep.biasPerRow()) {
-                    c00 = c00.add(bias[bo + row0]);
-                    c01 = c01.add(bias[bo + row0]);
-                    c10 = c10.add(bias[bo + row0 + 1]);
-                    c11 = c11.add(bias[bo + row0 + 1]);
-                    c20 = c20.add(bias[bo + row0 + 2]);
-                    c21 = c21.add(bias[bo + row0 + 2]);
-                    c30 = c30.add(bias[bo + row0 + 3]);
-                    c31 = c31.add(bias[bo + row0 + 3]);
-                } else {
-                    FloatVector v0 = FloatVector.fromArray(S, bias, bo + col0);
-                    FloatVector v1 = FloatVector.fromArray(S, bias, bo + col0 + L);
-                    c00 = c00.add(v0);
-                    c01 = c01.add(v1);
-                    c10 = c10.add(v0);
-                    c11 = c11.add(v1);
-                    c20 = c20.add(v0);
-                    c21 = c21.add(v1);
-                    c30 = c30.add(v0);
-                    c31 = c31.add(v1);
-                }
-            }
-            c00.intoArray(c, ci);
-            c01.intoArray(c, ci + L);
-            c10.intoArray(c, i1);
-            c11.intoArray(c, i1 + L);
-            c20.intoArray(c, i2);
-            c21.intoArray(c, i2 + L);
-            c30.intoArray(c, i3);
-            c31.intoArray(c, i3 + L);
-            if (last && ep.activation().kind() != Activation.Kind.NONE) {
-                Activation act = ep.activation();
-                act.apply(c, ci, NR);
-                act.apply(c, i1, NR);
-                act.apply(c, i2, NR);
-                act.apply(c, i3, NR);
-            }
-            return;
+        if (alpha != 1f) {
+            c00 = c00.mul(alpha);
+            c01 = c01.mul(alpha);
+            c10 = c10.mul(alpha);
+            c11 = c11.mul(alpha);
+            c20 = c20.mul(alpha);
+            c21 = c21.mul(alpha);
+            c30 = c30.mul(alpha);
+            c31 = c31.mul(alpha);
         }
-        float[] t = EDGE.get();
-        c00.intoArray(t, 0);
-        c01.intoArray(t, L);
-        c10.intoArray(t, NR);
-        c11.intoArray(t, NR + L);
-        c20.intoArray(t, 2 * NR);
-        c21.intoArray(t, 2 * NR + L);
-        c30.intoArray(t, 3 * NR);
-        c31.intoArray(t, 3 * NR + L);
+        boolean full = rows == MR && cols == NR;
+        // a partial tile goes through a scratch tile, then only its valid part into C
+        float[] t = full ? c : EDGE.get();
+        int i0 = full ? ci : 0;
+        int i1 = full ? ci + ldc : NR;
+        int i2 = full ? i1 + ldc : 2 * NR;
+        int i3 = full ? i2 + ldc : 3 * NR;
+        if (add && full) {
+            c00 = c00.add(FloatVector.fromArray(S, c, i0));
+            c01 = c01.add(FloatVector.fromArray(S, c, i0 + L));
+            c10 = c10.add(FloatVector.fromArray(S, c, i1));
+            c11 = c11.add(FloatVector.fromArray(S, c, i1 + L));
+            c20 = c20.add(FloatVector.fromArray(S, c, i2));
+            c21 = c21.add(FloatVector.fromArray(S, c, i2 + L));
+            c30 = c30.add(FloatVector.fromArray(S, c, i3));
+            c31 = c31.add(FloatVector.fromArray(S, c, i3 + L));
+        }
+        c00.intoArray(t, i0);
+        c01.intoArray(t, i0 + L);
+        c10.intoArray(t, i1);
+        c11.intoArray(t, i1 + L);
+        c20.intoArray(t, i2);
+        c21.intoArray(t, i2 + L);
+        c30.intoArray(t, i3);
+        c31.intoArray(t, i3 + L);
+        if (!full) {
+            mergeEdge(t, c, ci, ldc, rows, cols, add);
+        }
+    }
+
+    /** Stores (or adds) the valid {@code rows x cols} part of a scratch tile into C. */
+    private static void mergeEdge(float[] t, float[] c, int ci, int ldc, int rows, int cols, boolean add) {
         for (int r = 0; r < rows; r++) {
             int row = ci + r * ldc;
             for (int j = 0; j < cols; j++) {
-                float v = alpha * t[r * NR + j];
-                if (add) {
-                    v += c[row + j];
-                }
-                if (bias != null) {
-                    v += ep.biasPerRow() ? bias[ep.biasOffset() + row0 + r] : bias[ep.biasOffset() + col0 + j];
-                }
-                c[row + j] = v;
-            }
-            if (last) {
-                ep.activation().apply(c, row, cols);
+                c[row + j] = add ? c[row + j] + t[r * NR + j] : t[r * NR + j];
             }
         }
+    }
+
+    /**
+     * The end of an epilogue on one finished tile of C ({@code rows x cols} at {@code ci}, the tile's first row and
+     * column in the whole product being {@code row0} and {@code col0}): the bias, then the activation.
+     */
+    private static void finish(float[] c, int ci, int ldc, int rows, int cols, Epilogue ep, int row0, int col0) {
+        float[] bias = ep.bias();
+        Activation act = ep.activation();
+        int bo = ep.biasOffset();
+        for (int r = 0; r < rows; r++) {
+            int row = ci + r * ldc;
+            if (bias != null) {
+                if (ep.biasPerRow()) {
+                    float v = bias[bo + row0 + r];
+                    for (int j = 0; j < cols; j++) {
+                        c[row + j] += v;
+                    }
+                } else {
+                    int b = bo + col0;
+                    for (int j = 0; j < cols; j++) {
+                        c[row + j] += bias[b + j];
+                    }
+                }
+            }
+            if (act.kind() != Activation.Kind.NONE) {
+                act.apply(c, row, cols);
+            }
+        }
+    }
+
+    /** Whether an epilogue leaves something for {@link #finish} after the product is stored. */
+    private static boolean needsFinish(Epilogue ep) {
+        return ep.bias() != null || ep.activation().kind() != Activation.Kind.NONE;
     }
 }

@@ -24,136 +24,165 @@ final class VectorMath {
      * @param len how many
      */
     static void activate(Activation act, float[] a, int off, int len) {
-        int end = off + len;
-        int i = off;
-        int bound = off + S.loopBound(len);
-        switch (act.kind()) {
-            case RELU -> {
-                FloatVector zero = FloatVector.zero(S);
-                for (; i < bound; i += S.length()) {
-                    FloatVector.fromArray(S, a, i).max(zero).intoArray(a, i);
-                }
-            }
-            case CLIP -> {
-                for (; i < bound; i += S.length()) {
-                    FloatVector.fromArray(S, a, i).max(act.alpha()).min(act.beta()).intoArray(a, i);
-                }
-            }
-            case LEAKY_RELU -> {
-                for (; i < bound; i += S.length()) {
-                    FloatVector v = FloatVector.fromArray(S, a, i);
-                    v.blend(v.mul(act.alpha()), v.lt(0f)).intoArray(a, i);
-                }
-            }
-            case SIGMOID -> {
-                // written out rather than a call to sigmoid(): this method is too large for that call to be inlined,
-                // and a call that is not inlined boxes its vector argument
-                FloatVector one = FloatVector.broadcast(S, 1f);
-                for (; i < bound; i += S.length()) {
-                    one.div(FloatVector.fromArray(S, a, i).neg().lanewise(VectorOperators.EXP).add(one))
-                            .intoArray(a, i);
-                }
-            }
-            case HARD_SIGMOID -> {
-                for (; i < bound; i += S.length()) {
-                    FloatVector.fromArray(S, a, i).mul(act.alpha()).add(act.beta()).max(0f).min(1f).intoArray(a, i);
-                }
-            }
-            case HARD_SWISH -> {
-                for (; i < bound; i += S.length()) {
-                    FloatVector v = FloatVector.fromArray(S, a, i);
-                    v.mul(v.mul(1f / 6f).add(0.5f).max(0f).min(1f)).intoArray(a, i);
-                }
-            }
-            case TANH -> {
-                for (; i < bound; i += S.length()) {
-                    FloatVector.fromArray(S, a, i).lanewise(VectorOperators.TANH).intoArray(a, i);
-                }
-            }
-            case GELU -> {
-                for (; i < bound; i += S.length()) {
-                    FloatVector v = FloatVector.fromArray(S, a, i);
-                    v.mul(0.5f).mul(erf(v.mul(INV_SQRT2)).add(1f)).intoArray(a, i);
-                }
-            }
-            default -> {
-                return;
-            }
-        }
-        for (; i < end; i++) {
+        // each function is a loop of its own, and no method here takes or returns a vector: a switch of vector loops
+        // grows too large for the JIT to inline every vector operation once many kinds have run, and a vector that
+        // crosses a call that is not inlined is boxed
+        int done = switch (act.kind()) {
+            case RELU -> relu(a, off, a, off, len);
+            case CLIP -> clip(a, off, len, act.alpha(), act.beta());
+            case LEAKY_RELU -> leakyRelu(a, off, len, act.alpha());
+            case SIGMOID -> sigmoid(a, off, a, off, len);
+            case HARD_SIGMOID -> hardSigmoid(a, off, len, act.alpha(), act.beta());
+            case HARD_SWISH -> hardSwish(a, off, len);
+            case TANH -> tanh(a, off, a, off, len);
+            case GELU -> erf(a, off, a, off, len, true);
+            default -> len;
+        };
+        for (int i = off + done; i < off + len; i++) {
             a[i] = act.applyScalar(a[i]);
         }
     }
 
-    /**
-     * {@code erf(x)} for each lane, within 2e-7 absolute (Abramowitz and Stegun 7.1.26, odd symmetry).
-     *
-     * @param x the arguments
-     * @return the results
-     */
-    static FloatVector erf(FloatVector x) {
-        FloatVector ax = x.abs();
-        FloatVector t = ax.mul(0.3275911f).add(1f);
-        t = FloatVector.broadcast(S, 1f).div(t);
-        FloatVector p = t.mul(1.061405429f).add(-1.453152027f);
-        p = p.mul(t).add(1.421413741f);
-        p = p.mul(t).add(-0.284496736f);
-        p = p.mul(t).add(0.254829592f);
-        p = p.mul(t);
-        FloatVector e = ax.mul(ax).neg().lanewise(VectorOperators.EXP);
-        FloatVector y = FloatVector.broadcast(S, 1f).sub(p.mul(e));
-        return y.blend(y.neg(), x.lt(0f));
+    private static int relu(float[] x, int xo, float[] out, int o, int n) {
+        int bound = S.loopBound(n);
+        FloatVector zero = FloatVector.zero(S);
+        for (int i = 0; i < bound; i += S.length()) {
+            FloatVector.fromArray(S, x, xo + i).max(zero).intoArray(out, o + i);
+        }
+        return bound;
+    }
+
+    private static int clip(float[] a, int off, int n, float min, float max) {
+        int bound = S.loopBound(n);
+        for (int i = off; i < off + bound; i += S.length()) {
+            FloatVector.fromArray(S, a, i).max(min).min(max).intoArray(a, i);
+        }
+        return bound;
+    }
+
+    private static int leakyRelu(float[] a, int off, int n, float alpha) {
+        int bound = S.loopBound(n);
+        for (int i = off; i < off + bound; i += S.length()) {
+            FloatVector v = FloatVector.fromArray(S, a, i);
+            v.blend(v.mul(alpha), v.lt(0f)).intoArray(a, i);
+        }
+        return bound;
+    }
+
+    private static int hardSigmoid(float[] a, int off, int n, float alpha, float beta) {
+        int bound = S.loopBound(n);
+        for (int i = off; i < off + bound; i += S.length()) {
+            FloatVector.fromArray(S, a, i).mul(alpha).add(beta).max(0f).min(1f).intoArray(a, i);
+        }
+        return bound;
+    }
+
+    private static int hardSwish(float[] a, int off, int n) {
+        int bound = S.loopBound(n);
+        for (int i = off; i < off + bound; i += S.length()) {
+            FloatVector v = FloatVector.fromArray(S, a, i);
+            v.mul(v.mul(1f / 6f).add(0.5f).max(0f).min(1f)).intoArray(a, i);
+        }
+        return bound;
+    }
+
+    /** {@code 1 / (1 + exp(-x))} over the whole vectors of a range; returns how many values it did. */
+    private static int sigmoid(float[] x, int xo, float[] out, int o, int n) {
+        int bound = S.loopBound(n);
+        FloatVector one = FloatVector.broadcast(S, 1f);
+        for (int i = 0; i < bound; i += S.length()) {
+            FloatVector e = FloatVector.fromArray(S, x, xo + i).neg().lanewise(VectorOperators.EXP);
+            one.div(e.add(one)).intoArray(out, o + i);
+        }
+        return bound;
     }
 
     /**
-     * {@code 1 / (1 + exp(-x))} for each lane.
-     *
-     * @param x the arguments
-     * @return the results
+     * {@code erf(x)}, or with {@code gelu} {@code x/2 (1 + erf(x / sqrt 2))}, over the whole vectors of a range,
+     * within 2e-7 absolute (Abramowitz and Stegun 7.1.26, odd symmetry); returns how many values it did.
      */
-    static FloatVector sigmoid(FloatVector x) {
-        FloatVector e = x.neg().lanewise(VectorOperators.EXP);
-        return FloatVector.broadcast(S, 1f).div(e.add(1f));
+    private static int erf(float[] x, int xo, float[] out, int o, int n, boolean gelu) {
+        int bound = S.loopBound(n);
+        FloatVector one = FloatVector.broadcast(S, 1f);
+        float scale = gelu ? INV_SQRT2 : 1f;
+        for (int i = 0; i < bound; i += S.length()) {
+            FloatVector v = FloatVector.fromArray(S, x, xo + i);
+            FloatVector z = v.mul(scale);
+            FloatVector az = z.abs();
+            FloatVector t = one.div(az.mul(0.3275911f).add(1f));
+            FloatVector p = t.mul(1.061405429f).add(-1.453152027f);
+            p = p.mul(t).add(1.421413741f);
+            p = p.mul(t).add(-0.284496736f);
+            p = p.mul(t).add(0.254829592f);
+            p = p.mul(t);
+            FloatVector e = az.mul(az).neg().lanewise(VectorOperators.EXP);
+            FloatVector y = one.sub(p.mul(e));
+            y = y.blend(y.neg(), z.lt(0f));
+            (gelu ? v.mul(0.5f).mul(y.add(1f)) : y).intoArray(out, o + i);
+        }
+        return bound;
     }
 
     static void binary(Elementwise.Binary op, float[] a, int ao, float[] b, int bo, float[] out, int o, int n) {
-        int i = 0;
-        int bound = S.loopBound(n);
-        switch (op) {
-            case ADD -> {
-                for (; i < bound; i += S.length()) {
-                    FloatVector.fromArray(S, a, ao + i).add(FloatVector.fromArray(S, b, bo + i)).intoArray(out, o + i);
-                }
-            }
-            case SUB -> {
-                for (; i < bound; i += S.length()) {
-                    FloatVector.fromArray(S, a, ao + i).sub(FloatVector.fromArray(S, b, bo + i)).intoArray(out, o + i);
-                }
-            }
-            case MUL -> {
-                for (; i < bound; i += S.length()) {
-                    FloatVector.fromArray(S, a, ao + i).mul(FloatVector.fromArray(S, b, bo + i)).intoArray(out, o + i);
-                }
-            }
-            case DIV -> {
-                for (; i < bound; i += S.length()) {
-                    FloatVector.fromArray(S, a, ao + i).div(FloatVector.fromArray(S, b, bo + i)).intoArray(out, o + i);
-                }
-            }
-            case MAX -> {
-                for (; i < bound; i += S.length()) {
-                    FloatVector.fromArray(S, a, ao + i).max(FloatVector.fromArray(S, b, bo + i)).intoArray(out, o + i);
-                }
-            }
-            default -> {
-                for (; i < bound; i += S.length()) {
-                    FloatVector.fromArray(S, a, ao + i).min(FloatVector.fromArray(S, b, bo + i)).intoArray(out, o + i);
-                }
-            }
-        }
-        for (; i < n; i++) {
+        int done = switch (op) {
+            case ADD -> add(a, ao, b, bo, out, o, n);
+            case SUB -> sub(a, ao, b, bo, out, o, n);
+            case MUL -> mul(a, ao, b, bo, out, o, n);
+            case DIV -> div(a, ao, b, bo, out, o, n);
+            case MAX -> max(a, ao, b, bo, out, o, n);
+            default -> min(a, ao, b, bo, out, o, n);
+        };
+        for (int i = done; i < n; i++) {
             out[o + i] = Elementwise.apply(op, a[ao + i], b[bo + i]);
         }
+    }
+
+    private static int add(float[] a, int ao, float[] b, int bo, float[] out, int o, int n) {
+        int bound = S.loopBound(n);
+        for (int i = 0; i < bound; i += S.length()) {
+            FloatVector.fromArray(S, a, ao + i).add(FloatVector.fromArray(S, b, bo + i)).intoArray(out, o + i);
+        }
+        return bound;
+    }
+
+    private static int sub(float[] a, int ao, float[] b, int bo, float[] out, int o, int n) {
+        int bound = S.loopBound(n);
+        for (int i = 0; i < bound; i += S.length()) {
+            FloatVector.fromArray(S, a, ao + i).sub(FloatVector.fromArray(S, b, bo + i)).intoArray(out, o + i);
+        }
+        return bound;
+    }
+
+    private static int mul(float[] a, int ao, float[] b, int bo, float[] out, int o, int n) {
+        int bound = S.loopBound(n);
+        for (int i = 0; i < bound; i += S.length()) {
+            FloatVector.fromArray(S, a, ao + i).mul(FloatVector.fromArray(S, b, bo + i)).intoArray(out, o + i);
+        }
+        return bound;
+    }
+
+    private static int div(float[] a, int ao, float[] b, int bo, float[] out, int o, int n) {
+        int bound = S.loopBound(n);
+        for (int i = 0; i < bound; i += S.length()) {
+            FloatVector.fromArray(S, a, ao + i).div(FloatVector.fromArray(S, b, bo + i)).intoArray(out, o + i);
+        }
+        return bound;
+    }
+
+    private static int max(float[] a, int ao, float[] b, int bo, float[] out, int o, int n) {
+        int bound = S.loopBound(n);
+        for (int i = 0; i < bound; i += S.length()) {
+            FloatVector.fromArray(S, a, ao + i).max(FloatVector.fromArray(S, b, bo + i)).intoArray(out, o + i);
+        }
+        return bound;
+    }
+
+    private static int min(float[] a, int ao, float[] b, int bo, float[] out, int o, int n) {
+        int bound = S.loopBound(n);
+        for (int i = 0; i < bound; i += S.length()) {
+            FloatVector.fromArray(S, a, ao + i).min(FloatVector.fromArray(S, b, bo + i)).intoArray(out, o + i);
+        }
+        return bound;
     }
 
     static double sum(float[] x, int off, int n) {
@@ -195,109 +224,141 @@ final class VectorMath {
 
     static void binaryScalar(Elementwise.Binary op, float[] a, int ao, float v, boolean scalarFirst, float[] out,
                              int o, int n) {
-        int i = 0;
-        int bound = S.loopBound(n);
-        FloatVector s = FloatVector.broadcast(S, v);
-        switch (op) {
-            case ADD -> {
-                for (; i < bound; i += S.length()) {
-                    FloatVector.fromArray(S, a, ao + i).add(s).intoArray(out, o + i);
-                }
-            }
-            case MUL -> {
-                for (; i < bound; i += S.length()) {
-                    FloatVector.fromArray(S, a, ao + i).mul(s).intoArray(out, o + i);
-                }
-            }
-            case SUB -> {
-                for (; i < bound; i += S.length()) {
-                    FloatVector x = FloatVector.fromArray(S, a, ao + i);
-                    (scalarFirst ? s.sub(x) : x.sub(s)).intoArray(out, o + i);
-                }
-            }
-            case DIV -> {
-                for (; i < bound; i += S.length()) {
-                    FloatVector x = FloatVector.fromArray(S, a, ao + i);
-                    (scalarFirst ? s.div(x) : x.div(s)).intoArray(out, o + i);
-                }
-            }
-            case MAX -> {
-                for (; i < bound; i += S.length()) {
-                    FloatVector.fromArray(S, a, ao + i).max(s).intoArray(out, o + i);
-                }
-            }
-            default -> {
-                for (; i < bound; i += S.length()) {
-                    FloatVector.fromArray(S, a, ao + i).min(s).intoArray(out, o + i);
-                }
-            }
-        }
-        for (; i < n; i++) {
+        int done = switch (op) {
+            case ADD -> addScalar(a, ao, v, out, o, n);
+            case MUL -> mulScalar(a, ao, v, out, o, n);
+            case SUB -> scalarFirst ? scalarSub(v, a, ao, out, o, n) : addScalar(a, ao, -v, out, o, n);
+            case DIV -> scalarFirst ? scalarDiv(v, a, ao, out, o, n) : divScalar(a, ao, v, out, o, n);
+            case MAX -> maxScalar(a, ao, v, out, o, n);
+            default -> minScalar(a, ao, v, out, o, n);
+        };
+        for (int i = done; i < n; i++) {
             out[o + i] = scalarFirst ? Elementwise.apply(op, v, a[ao + i]) : Elementwise.apply(op, a[ao + i], v);
         }
     }
 
-    static void unary(Elementwise.Unary op, float[] x, int xo, float[] out, int o, int n) {
-        int i = 0;
+    private static int addScalar(float[] x, int xo, float v, float[] out, int o, int n) {
         int bound = S.loopBound(n);
-        switch (op) {
-            case ABS -> {
-                for (; i < bound; i += S.length()) {
-                    FloatVector.fromArray(S, x, xo + i).abs().intoArray(out, o + i);
-                }
-            }
-            case NEG -> {
-                for (; i < bound; i += S.length()) {
-                    FloatVector.fromArray(S, x, xo + i).neg().intoArray(out, o + i);
-                }
-            }
-            case SQRT -> {
-                for (; i < bound; i += S.length()) {
-                    FloatVector.fromArray(S, x, xo + i).sqrt().intoArray(out, o + i);
-                }
-            }
-            case RECIPROCAL -> {
-                FloatVector one = FloatVector.broadcast(S, 1f);
-                for (; i < bound; i += S.length()) {
-                    one.div(FloatVector.fromArray(S, x, xo + i)).intoArray(out, o + i);
-                }
-            }
-            case EXP -> {
-                for (; i < bound; i += S.length()) {
-                    FloatVector.fromArray(S, x, xo + i).lanewise(VectorOperators.EXP).intoArray(out, o + i);
-                }
-            }
-            case LOG -> {
-                for (; i < bound; i += S.length()) {
-                    FloatVector.fromArray(S, x, xo + i).lanewise(VectorOperators.LOG).intoArray(out, o + i);
-                }
-            }
-            case ERF -> {
-                for (; i < bound; i += S.length()) {
-                    erf(FloatVector.fromArray(S, x, xo + i)).intoArray(out, o + i);
-                }
-            }
-            case RELU -> {
-                FloatVector zero = FloatVector.zero(S);
-                for (; i < bound; i += S.length()) {
-                    FloatVector v = FloatVector.fromArray(S, x, xo + i);
-                    v.blend(zero, v.lt(0f)).intoArray(out, o + i);
-                }
-            }
-            case SIGMOID -> {
-                for (; i < bound; i += S.length()) {
-                    sigmoid(FloatVector.fromArray(S, x, xo + i)).intoArray(out, o + i);
-                }
-            }
-            default -> {
-                for (; i < bound; i += S.length()) {
-                    FloatVector.fromArray(S, x, xo + i).lanewise(VectorOperators.TANH).intoArray(out, o + i);
-                }
-            }
+        for (int i = 0; i < bound; i += S.length()) {
+            FloatVector.fromArray(S, x, xo + i).add(v).intoArray(out, o + i);
         }
-        for (; i < n; i++) {
+        return bound;
+    }
+
+    private static int mulScalar(float[] x, int xo, float v, float[] out, int o, int n) {
+        int bound = S.loopBound(n);
+        for (int i = 0; i < bound; i += S.length()) {
+            FloatVector.fromArray(S, x, xo + i).mul(v).intoArray(out, o + i);
+        }
+        return bound;
+    }
+
+    private static int divScalar(float[] x, int xo, float v, float[] out, int o, int n) {
+        int bound = S.loopBound(n);
+        for (int i = 0; i < bound; i += S.length()) {
+            FloatVector.fromArray(S, x, xo + i).div(v).intoArray(out, o + i);
+        }
+        return bound;
+    }
+
+    private static int maxScalar(float[] x, int xo, float v, float[] out, int o, int n) {
+        int bound = S.loopBound(n);
+        for (int i = 0; i < bound; i += S.length()) {
+            FloatVector.fromArray(S, x, xo + i).max(v).intoArray(out, o + i);
+        }
+        return bound;
+    }
+
+    private static int minScalar(float[] x, int xo, float v, float[] out, int o, int n) {
+        int bound = S.loopBound(n);
+        for (int i = 0; i < bound; i += S.length()) {
+            FloatVector.fromArray(S, x, xo + i).min(v).intoArray(out, o + i);
+        }
+        return bound;
+    }
+
+    private static int scalarSub(float v, float[] x, int xo, float[] out, int o, int n) {
+        int bound = S.loopBound(n);
+        FloatVector s = FloatVector.broadcast(S, v);
+        for (int i = 0; i < bound; i += S.length()) {
+            s.sub(FloatVector.fromArray(S, x, xo + i)).intoArray(out, o + i);
+        }
+        return bound;
+    }
+
+    private static int scalarDiv(float v, float[] x, int xo, float[] out, int o, int n) {
+        int bound = S.loopBound(n);
+        FloatVector s = FloatVector.broadcast(S, v);
+        for (int i = 0; i < bound; i += S.length()) {
+            s.div(FloatVector.fromArray(S, x, xo + i)).intoArray(out, o + i);
+        }
+        return bound;
+    }
+
+    static void unary(Elementwise.Unary op, float[] x, int xo, float[] out, int o, int n) {
+        int done = switch (op) {
+            case ABS -> abs(x, xo, out, o, n);
+            case NEG -> neg(x, xo, out, o, n);
+            case SQRT -> sqrt(x, xo, out, o, n);
+            case RECIPROCAL -> scalarDiv(1f, x, xo, out, o, n);
+            case EXP -> exp(x, xo, out, o, n);
+            case LOG -> log(x, xo, out, o, n);
+            case ERF -> erf(x, xo, out, o, n, false);
+            case RELU -> relu(x, xo, out, o, n);
+            case SIGMOID -> sigmoid(x, xo, out, o, n);
+            default -> tanh(x, xo, out, o, n);
+        };
+        for (int i = done; i < n; i++) {
             out[o + i] = Elementwise.apply(op, x[xo + i]);
         }
+    }
+
+    private static int abs(float[] x, int xo, float[] out, int o, int n) {
+        int bound = S.loopBound(n);
+        for (int i = 0; i < bound; i += S.length()) {
+            FloatVector.fromArray(S, x, xo + i).abs().intoArray(out, o + i);
+        }
+        return bound;
+    }
+
+    private static int neg(float[] x, int xo, float[] out, int o, int n) {
+        int bound = S.loopBound(n);
+        for (int i = 0; i < bound; i += S.length()) {
+            FloatVector.fromArray(S, x, xo + i).neg().intoArray(out, o + i);
+        }
+        return bound;
+    }
+
+    private static int sqrt(float[] x, int xo, float[] out, int o, int n) {
+        int bound = S.loopBound(n);
+        for (int i = 0; i < bound; i += S.length()) {
+            FloatVector.fromArray(S, x, xo + i).sqrt().intoArray(out, o + i);
+        }
+        return bound;
+    }
+
+    private static int exp(float[] x, int xo, float[] out, int o, int n) {
+        int bound = S.loopBound(n);
+        for (int i = 0; i < bound; i += S.length()) {
+            FloatVector.fromArray(S, x, xo + i).lanewise(VectorOperators.EXP).intoArray(out, o + i);
+        }
+        return bound;
+    }
+
+    private static int log(float[] x, int xo, float[] out, int o, int n) {
+        int bound = S.loopBound(n);
+        for (int i = 0; i < bound; i += S.length()) {
+            FloatVector.fromArray(S, x, xo + i).lanewise(VectorOperators.LOG).intoArray(out, o + i);
+        }
+        return bound;
+    }
+
+    private static int tanh(float[] x, int xo, float[] out, int o, int n) {
+        int bound = S.loopBound(n);
+        for (int i = 0; i < bound; i += S.length()) {
+            FloatVector.fromArray(S, x, xo + i).lanewise(VectorOperators.TANH).intoArray(out, o + i);
+        }
+        return bound;
     }
 
     static void softmax(float[] x, int xo, float[] out, int o, int n) {

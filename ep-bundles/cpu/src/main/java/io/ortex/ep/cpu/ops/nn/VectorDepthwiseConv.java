@@ -36,8 +36,7 @@ final class VectorDepthwiseConv {
     static void row(float[] buf, int[] rowBase, int[] rowTap, int rows, int[] tapOff, float[] w, int kw, float bias,
             float[] y, int yo, int ow) {
         FloatVector b = FloatVector.broadcast(S, bias);
-        int i = 0;
-        for (; i + 4 * L <= ow; i += 4 * L) {
+        for (int i = 0; i < ow; i += 4 * L) {
             FloatVector a0 = b;
             FloatVector a1 = b;
             FloatVector a2 = b;
@@ -54,36 +53,18 @@ final class VectorDepthwiseConv {
                     a3 = FloatVector.fromArray(S, buf, o + 3 * L).fma(wv, a3);
                 }
             }
-            a0.intoArray(y, yo + i);
-            a1.intoArray(y, yo + i + L);
-            a2.intoArray(y, yo + i + 2 * L);
-            a3.intoArray(y, yo + i + 3 * L);
-        }
-        if (i < ow) {
-            // the last outputs: four vectors as above, read past the row end (the scratch has slack for it), and
-            // only the outputs that exist stored
-            FloatVector a0 = b;
-            FloatVector a1 = b;
-            FloatVector a2 = b;
-            FloatVector a3 = b;
-            for (int r = 0; r < rows; r++) {
-                int base = rowBase[r] + i;
-                int wo = rowTap[r];
-                for (int t = 0; t < kw; t++) {
-                    FloatVector wv = FloatVector.broadcast(S, w[wo + t]);
-                    int o = base + tapOff[t];
-                    a0 = FloatVector.fromArray(S, buf, o).fma(wv, a0);
-                    a1 = FloatVector.fromArray(S, buf, o + L).fma(wv, a1);
-                    a2 = FloatVector.fromArray(S, buf, o + 2 * L).fma(wv, a2);
-                    a3 = FloatVector.fromArray(S, buf, o + 3 * L).fma(wv, a3);
-                }
+            // the last outputs of a row were computed reading past its end (the scratch has slack for it); they go
+            // through a scratch so that only the outputs that exist are stored
+            boolean whole = i + 4 * L <= ow;
+            float[] dst = whole ? y : TAIL.get();
+            int d = whole ? yo + i : 0;
+            a0.intoArray(dst, d);
+            a1.intoArray(dst, d + L);
+            a2.intoArray(dst, d + 2 * L);
+            a3.intoArray(dst, d + 3 * L);
+            if (!whole) {
+                System.arraycopy(dst, 0, y, yo + i, ow - i);
             }
-            float[] t = TAIL.get();
-            a0.intoArray(t, 0);
-            a1.intoArray(t, L);
-            a2.intoArray(t, 2 * L);
-            a3.intoArray(t, 3 * L);
-            System.arraycopy(t, 0, y, yo + i, ow - i);
         }
     }
 }

@@ -29,7 +29,14 @@ public final class HttpExchange {
      * @param headers further headers
      */
     public record Reply(int status, String contentType, byte[] body, Map<String, String> headers) {
-        /** Copies the headers. */
+        /**
+         * Copies the headers.
+         *
+         * @param status the status code
+         * @param contentType the content type
+         * @param body the body
+         * @param headers further headers
+         */
         public Reply {
             headers = Map.copyOf(headers);
         }

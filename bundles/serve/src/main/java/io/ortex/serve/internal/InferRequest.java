@@ -16,6 +16,11 @@ import java.util.List;
 public record InferRequest(String id, List<Input> inputs, List<RequestedOutput> outputs, boolean binaryDataOutput) {
     /**
      * Copies the lists.
+     *
+     * @param id the request id to echo, or null
+     * @param inputs the inputs in request order, names unique
+     * @param outputs the outputs asked for, in request order; empty for all
+     * @param binaryDataOutput whether outputs come in binary by default
      */
     public InferRequest {
         inputs = List.copyOf(inputs);

@@ -402,7 +402,16 @@ public final class ModelRepository implements AutoCloseable {
      */
     public record Entry(String name, String version, String state, String reason, int inFlight,
             List<String> executionProviders) {
-        /** Copies the list. */
+        /**
+         * Copies the list.
+         *
+         * @param name the model's name
+         * @param version the version served, or the one that failed, or empty
+         * @param state {@code READY}, {@code UNAVAILABLE} or {@code UNLOADED}
+         * @param reason why it is not ready, or empty
+         * @param inFlight requests running on the served version now
+         * @param executionProviders the served version's EPs in priority order
+         */
         public Entry {
             executionProviders = List.copyOf(executionProviders);
         }

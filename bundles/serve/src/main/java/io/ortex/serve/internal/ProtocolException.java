@@ -20,6 +20,7 @@ public final class ProtocolException extends RuntimeException {
     /** 503: the model is not ready. */
     public static final int UNAVAILABLE = 503;
 
+    /** The HTTP status to answer with. */
     private final int status;
 
     /**

@@ -30,6 +30,7 @@ public final class InferenceServlet extends HttpServlet {
     private static final long serialVersionUID = 1L;
 
     private final transient InferenceHandler handler;
+    /** The largest body read; larger ones get 413. */
     private final long maxRequestBytes;
 
     /**

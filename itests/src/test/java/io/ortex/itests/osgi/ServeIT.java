@@ -253,6 +253,25 @@ public class ServeIT extends OsgiTestSupport {
             assertTrue(metrics, metrics.contains("ortex_inference_failures_total{model=\"minilm\",version=\"1\"} 1\n"));
             assertTrue(metrics, metrics.contains("ortex_inference_requests_total{model=\"minilm\",version=\"2\"} 1\n"));
 
+            // the CPU EP's bundle stops: its drain does not wait for the server, which cannot load the model without
+            // it and unloads it; when the bundle starts again the model is loaded again
+            org.osgi.framework.Bundle cpu = installed(CPU_BUNDLE);
+            long t0 = System.nanoTime();
+            cpu.stop();
+            long stopMillis = (System.nanoTime() - t0) / 1_000_000;
+            assertTrue("stopping the CPU EP took " + stopMillis + " ms", stopMillis < 10_000);
+            String index = text(post("/v2/repository/index", ""));
+            assertTrue(index, index.contains("\"state\":\"UNAVAILABLE\"") && index.contains("is being removed"));
+            assertEquals(503, post("/v2/models/minilm/infer", request(ids, false)).statusCode());
+            cpu.start();
+            await("the model is served again", () -> get("/v2/models/minilm/ready").statusCode() == 200);
+            HttpResponse<byte[]> again = post("/v2/models/minilm/infer", request(ids, true));
+            assertEquals(200, again.statusCode());
+            float[] after = new float[expected.size()];
+            ByteBuffer.wrap(again.body(), Integer.parseInt(again.headers().firstValue("Inference-Header-Content-Length")
+                    .orElseThrow()), after.length * 4).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(after);
+            assertArrayEquals(expected.floats(), after, 1e-5f);
+
             // a folder that disappears is unloaded
             deleteTree(models.resolve("minilm"));
             await("the model is gone", () -> get("/v2/models/minilm").statusCode() == 404);

@@ -1,6 +1,8 @@
 package io.ortex.serve.internal;
 
 import io.ortex.api.Environment;
+import io.ortex.api.EpDevice;
+import io.ortex.api.EpDeviceListener;
 import io.ortex.api.Names;
 import io.ortex.api.Session;
 import io.ortex.api.SessionOptions;
@@ -18,9 +20,11 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,6 +36,12 @@ import org.slf4j.LoggerFactory;
  * over, the old version closing when its last request ends; a folder that disappears is unloaded the same way. A
  * version that fails to load is reported (index, shell) and not tried again until its files change; the version
  * before it goes on serving. Requests find models without locking; loading and unloading are serialized.
+ *
+ * <p>The repository follows the runtime's EPs once started: when an EP library a loaded version runs on begins its
+ * removal, the model is loaded again on the EPs that remain and the old version closes after its running requests,
+ * so the removal's drain is not held up by the server; a model that cannot be loaded without that EP becomes
+ * unavailable (and its old version closes the same way). When EP devices arrive, the models that failed to load are
+ * tried again.
  */
 public final class ModelRepository implements AutoCloseable {
     /** The file of a version folder that holds the model. */
@@ -47,6 +57,7 @@ public final class ModelRepository implements AutoCloseable {
     private final Path root;
     private final Map<String, ModelState> models = new ConcurrentSkipListMap<>();
     private final Object lock = new Object();
+    private final EpDeviceListener epListener = new EpListener();
     private ScheduledExecutorService watcher;
     private volatile boolean scanned;
     private boolean closed;
@@ -105,6 +116,7 @@ public final class ModelRepository implements AutoCloseable {
                 return t;
             });
             watcher.execute(() -> poll(true));
+            environment.addEpDeviceListener(epListener);
             watcher.scheduleWithFixedDelay(() -> poll(false), pollMillis, pollMillis, TimeUnit.MILLISECONDS);
         }
     }
@@ -116,6 +128,71 @@ public final class ModelRepository implements AutoCloseable {
             }
         } catch (RuntimeException e) {
             LOG.warn("scanning {} failed: {}", root, Names.oneLine(String.valueOf(e)));
+        }
+    }
+
+    /** Runs a task on the watcher thread under the lock, unless the repository is not started or closed. */
+    private void submit(Runnable task) {
+        ScheduledExecutorService w = watcher;
+        if (w == null) {
+            return;
+        }
+        try {
+            w.execute(() -> {
+                try {
+                    synchronized (lock) {
+                        if (!closed) {
+                            task.run();
+                        }
+                    }
+                } catch (RuntimeException e) {
+                    LOG.warn("following an EP change failed: {}", Names.oneLine(String.valueOf(e)));
+                }
+            });
+        } catch (RejectedExecutionException stopped) {
+            // closed meanwhile: nothing to follow
+        }
+    }
+
+    /** Loads again, on the remaining EPs, every model whose current version runs on one of the EPs being removed. */
+    private void replaceModelsOn(String library, Set<String> eps) {
+        for (ModelState s : models.values()) {
+            ServedModel m = s.current;
+            Candidate c = s.loaded;
+            if (m == null || c == null || m.session().executionProviders().stream().noneMatch(eps::contains)) {
+                continue;
+            }
+            LOG.info("model {} version {} runs on EP library {}, which is being removed: loading it again on the "
+                    + "remaining EPs", Names.quote(s.name), m.version(), Names.quote(library));
+            load(s, root.resolve(s.name), c);
+            if (s.current == m) {
+                s.failure = "its EP library " + Names.quote(library) + " is being removed, and without it: "
+                        + s.failure;
+                retire(s, "its EP library " + Names.quote(library) + " is being removed");
+            }
+        }
+    }
+
+    /** Lets the next poll try again the models that failed to load: an EP they needed may have arrived. */
+    private void retryFailed() {
+        for (ModelState s : models.values()) {
+            if (s.current == null && s.failed != null && !s.unloadedByRequest) {
+                s.failed = null;
+            }
+        }
+    }
+
+    /** Hears the runtime's EP devices come and go; hands the work to the watcher thread and returns at once. */
+    private final class EpListener implements EpDeviceListener {
+        @Override
+        public void added(String library, List<EpDevice> devices) {
+            submit(ModelRepository.this::retryFailed);
+        }
+
+        @Override
+        public void removed(String library, List<EpDevice> devices) {
+            Set<String> eps = devices.stream().map(EpDevice::epName).collect(Collectors.toSet());
+            submit(() -> replaceModelsOn(library, eps));
         }
     }
 
@@ -375,6 +452,9 @@ public final class ModelRepository implements AutoCloseable {
         synchronized (lock) {
             closed = true;
             w = watcher;
+            if (w != null) {
+                environment.removeEpDeviceListener(epListener);
+            }
             for (ModelState s : models.values()) {
                 retire(s, "the server stops");
             }

@@ -26,7 +26,8 @@ import org.openjdk.jmh.annotations.TearDown;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 public class ModelBenchmark {
     /** The model, by its folder in the model cache. */
-    @Param({"all-minilm-l6-v2", "ppocr-v4-det", "silero-vad-v5", "oww-melspectrogram", "oww-embedding"})
+    @Param({"all-minilm-l6-v2", "all-minilm-l6-v2-q", "ppocr-v4-det", "silero-vad-v5", "oww-melspectrogram",
+        "oww-embedding"})
     public String model;
 
     /** Intra-op threads of both runtimes. */

@@ -16,14 +16,14 @@ import java.util.SplittableRandom;
 
 /**
  * The real models the benchmarks run and inputs that fit them at batch 1, as the model list describes them: token ids
- * for all-MiniLM-L6-v2 (128 tokens), a 640x640 image for PP-OCRv4 det, a 512-sample frame for Silero VAD v5, a
- * second of audio for the openWakeWord mel spectrogram, 76 mel frames for its embedding. Models are read from
- * {@code <ortex.models>/<name>/model.onnx}, the system property defaulting to {@code ~/.cache/ortex-models}.
+ * for all-MiniLM-L6-v2 and its 8-bit twin (128 tokens), a 640x640 image for PP-OCRv4 det, a 512-sample frame for
+ * Silero VAD v5, a second of audio for the openWakeWord mel spectrogram, 76 mel frames for its embedding. Models are
+ * read from {@code <ortex.models>/<name>/model.onnx}, the system property defaulting to {@code ~/.cache/ortex-models}.
  */
 final class RealModels {
     /** The model names, as folders of the model cache. */
-    static final String[] NAMES = {"all-minilm-l6-v2", "ppocr-v4-det", "silero-vad-v5", "oww-melspectrogram",
-        "oww-embedding"};
+    static final String[] NAMES = {"all-minilm-l6-v2", "all-minilm-l6-v2-q", "ppocr-v4-det", "silero-vad-v5",
+        "oww-melspectrogram", "oww-embedding"};
 
     private RealModels() {
     }
@@ -52,7 +52,8 @@ final class RealModels {
         SplittableRandom r = new SplittableRandom(42);
         Map<String, Tensor> in = new LinkedHashMap<>();
         switch (name) {
-            case "all-minilm-l6-v2": {
+            case "all-minilm-l6-v2":
+            case "all-minilm-l6-v2-q": {
                 long[] ids = new long[128];
                 long[] mask = new long[128];
                 for (int i = 0; i < 128; i++) {

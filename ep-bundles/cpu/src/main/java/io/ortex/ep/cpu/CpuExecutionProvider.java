@@ -127,27 +127,33 @@ final class CpuExecutionProvider implements ExecutionProvider {
         return new NodeKernel(node, kernel, inputSlots, outputSlots, fused.outputNames().size());
     }
 
-    /** Compiles a group claimed as a fusion: the fusion's fast path, and the nodes' own kernels behind it. */
+    /**
+     * Compiles a group claimed as a fusion: the fusion's fast path, and the nodes' own kernels behind it, created
+     * the first time the fast path declines an input (most groups never need them, and a weight they would prepare is
+     * not held twice). The match is forgotten once compiled, so that what it decoded to match is not held either.
+     */
     private ComputeKernel compileFused(GraphView group, FusedNode node) {
         FusionMatch m = fused.get(group.nodes().get(0));
         if (m == null || m.nodes().size() != group.nodes().size() || !m.nodes().containsAll(group.nodes())) {
             throw new IllegalArgumentException("the CPU EP did not claim the group of " + group.nodes().size()
                     + " nodes starting at " + describe(group.nodes().get(0)));
         }
-        List<FusedGroupKernel.Step> steps = new ArrayList<>();
-        for (NodeView n : group.nodes()) {
-            KernelFactory factory = registry.lookup(n);
-            try {
-                steps.add(new FusedGroupKernel.Step(n, factory.create(n)));
-            } catch (OrtexException e) {
-                throw prefixed(e, n);
-            } catch (RuntimeException e) {
-                throw new InvalidModelException(io.ortex.api.ErrorCode.INVALID_GRAPH, describe(n) + ": "
-                        + e.getMessage(), e);
-            }
+        m.nodes().forEach(fused::remove);
+        return new FusedGroupKernel(m.fusion(), m.kernel().create(node.inputNames(), node.outputNames()),
+                group.nodes(), this::createKernel, node.inputNames(), node.outputNames());
+    }
+
+    /** Creates a node's own kernel, naming the node in any error. */
+    private CpuKernel createKernel(NodeView n) {
+        KernelFactory factory = registry.lookup(n);
+        try {
+            return factory.create(n);
+        } catch (OrtexException e) {
+            throw prefixed(e, n);
+        } catch (RuntimeException e) {
+            throw new InvalidModelException(io.ortex.api.ErrorCode.INVALID_GRAPH, describe(n) + ": "
+                    + e.getMessage(), e);
         }
-        return new FusedGroupKernel(m.fusion(), m.kernel().create(node.inputNames(), node.outputNames()), steps,
-                node.inputNames(), node.outputNames());
     }
 
     /** For each node input (or output), its position among the fused node's inputs (outputs), or -1. */

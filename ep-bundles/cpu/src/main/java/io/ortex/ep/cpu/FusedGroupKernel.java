@@ -11,28 +11,40 @@ import io.ortex.ep.cpu.fusion.FastPath;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.Function;
 
 /**
  * The kernel of a group the CPU EP fused: the fusion's fast path, and, for inputs the fast path does not handle,
- * the group's nodes run one after the other with their own kernels. Thread safe: the fallback keeps its values in a
- * map of its own per call.
+ * the group's nodes run one after the other with their own kernels, created when first needed. Thread safe: the
+ * fallback keeps its values in a map of its own per call, and each node kernel is created once.
  */
 final class FusedGroupKernel implements ComputeKernel {
-    /** One node of the group with its kernel. */
-    record Step(NodeView node, CpuKernel kernel) {
-    }
-
     private final String fusion;
     private final FastPath fast;
-    private final List<Step> steps;
+    private final List<NodeView> nodes;
+    private final Function<NodeView, CpuKernel> kernelFactory;
+    private final AtomicReferenceArray<CpuKernel> kernels;
     private final List<String> inputNames;
     private final List<String> outputNames;
 
-    FusedGroupKernel(String fusion, FastPath fast, List<Step> steps, List<String> inputNames,
-                     List<String> outputNames) {
+    /**
+     * Creates the kernel.
+     *
+     * @param fusion the fusion's name, for messages
+     * @param fast the fast path
+     * @param nodes the group's nodes in order
+     * @param kernelFactory creates a node's own kernel, for the fallback
+     * @param inputNames the fused node's inputs
+     * @param outputNames the fused node's outputs
+     */
+    FusedGroupKernel(String fusion, FastPath fast, List<NodeView> nodes, Function<NodeView, CpuKernel> kernelFactory,
+                     List<String> inputNames, List<String> outputNames) {
         this.fusion = fusion;
         this.fast = fast;
-        this.steps = List.copyOf(steps);
+        this.nodes = List.copyOf(nodes);
+        this.kernelFactory = kernelFactory;
+        this.kernels = new AtomicReferenceArray<>(nodes.size());
         this.inputNames = List.copyOf(inputNames);
         this.outputNames = List.copyOf(outputNames);
     }
@@ -57,8 +69,8 @@ final class FusedGroupKernel implements ComputeKernel {
         for (int i = 0; i < inputs.length; i++) {
             values.put(inputNames.get(i), inputs[i]);
         }
-        for (Step s : steps) {
-            NodeView node = s.node();
+        for (int step = 0; step < nodes.size(); step++) {
+            NodeView node = nodes.get(step);
             int count = node.inputs().size() + node.implicitInputs().size();
             Tensor[] in = new Tensor[count];
             int k = 0;
@@ -70,7 +82,7 @@ final class FusedGroupKernel implements ComputeKernel {
             }
             Tensor[] out;
             try {
-                out = s.kernel().run(in, context);
+                out = kernel(step).run(in, context);
             } catch (OrtexException e) {
                 throw new OrtexException(e.code(), CpuExecutionProvider.describe(node) + ": " + e.getMessage(), e);
             } catch (RuntimeException e) {
@@ -91,6 +103,16 @@ final class FusedGroupKernel implements ComputeKernel {
         return result;
     }
 
+    /** The node kernel of a step, created on first use (two threads may both create it; one is kept). */
+    private CpuKernel kernel(int step) {
+        CpuKernel k = kernels.get(step);
+        if (k == null) {
+            kernels.compareAndSet(step, null, kernelFactory.apply(nodes.get(step)));
+            k = kernels.get(step);
+        }
+        return k;
+    }
+
     /** A value of the group, or a constant initializer the runtime did not feed (the fusion dropped it). */
     private static Tensor value(Map<String, Tensor> values, ValueView v) {
         Tensor t = values.get(v.name());
@@ -102,8 +124,8 @@ final class FusedGroupKernel implements ComputeKernel {
 
     private String describe() {
         StringBuilder b = new StringBuilder("nodes ");
-        for (int i = 0; i < steps.size(); i++) {
-            b.append(i == 0 ? "'" : ", '").append(steps.get(i).node().displayName()).append('\'');
+        for (int i = 0; i < nodes.size(); i++) {
+            b.append(i == 0 ? "'" : ", '").append(nodes.get(i).displayName()).append('\'');
         }
         return b.toString();
     }

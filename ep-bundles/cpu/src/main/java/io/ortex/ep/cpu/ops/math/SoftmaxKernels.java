@@ -109,6 +109,10 @@ final class SoftmaxKernels {
 
     /** Computes one row of {@code n} consecutive elements from {@code x} into {@code out} (may be the same). */
     private static void rowFloat(Kind kind, float[] x, float[] out, int off, int n) {
+        if (kind == Kind.SOFTMAX && n > 0) {
+            Elementwise.softmax(x, off, out, off, n);
+            return;
+        }
         int end = off + n;
         float m = FloatReducer.max(x, off, n);
         if (kind == Kind.HARDMAX) {
@@ -120,10 +124,6 @@ final class SoftmaxKernels {
                 out[i] = 0f;
             }
             out[at] = 1f;
-            return;
-        }
-        if (kind == Kind.SOFTMAX && n > 0) {
-            Elementwise.softmax(x, off, out, off, n);
             return;
         }
         double sum = 0;

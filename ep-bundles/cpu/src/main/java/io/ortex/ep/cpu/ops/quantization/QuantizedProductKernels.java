@@ -5,12 +5,14 @@ import io.ortex.api.HalfFloats;
 import io.ortex.api.NotImplementedException;
 import io.ortex.api.Tensor;
 import io.ortex.api.spi.NodeView;
+import io.ortex.api.spi.ValueView;
 import io.ortex.ep.cpu.CpuKernel;
 import io.ortex.ep.cpu.ops.math.MatMulKernel;
 import io.ortex.ep.cpu.ops.nn.ConvKernel;
 import io.ortex.ep.cpu.ops.nn.Window;
 import io.ortex.ep.cpu.ops.support.Values;
 import io.ortex.ep.cpu.ops.support.WorkingArrays;
+import java.util.List;
 
 /**
  * The integer and quantized products: MatMulInteger, QLinearMatMul, ConvInteger and QLinearConv. Zero points are
@@ -23,12 +25,38 @@ final class QuantizedProductKernels {
     }
 
     static CpuKernel matMulInteger(NodeView node) {
+        IntegerMatMul.Weights constant = constantWeights(node);
         return (in, ctx) -> {
+            Tensor aZero = in.length > 2 ? in[2] : null;
+            Tensor bZero = in.length > 3 ? in[3] : null;
+            if (IntegerMatMul.fits(in[0], aZero, in[1], bZero)) {
+                IntegerMatMul.Weights w = constant != null ? constant : IntegerMatMul.Weights.of(in[1], bZero);
+                return new Tensor[] {IntegerMatMul.multiply(in[0], aZero, w, ctx)};
+            }
             long[] a = centred(in[0], in.length > 2 ? in[2] : null, in[0].rank() >= 2 ? in[0].rank() - 2 : -1);
             long[] b = centred(in[1], in.length > 3 ? in[3] : null, in[1].rank() - 1);
             MatMulKernel.Dims d = MatMulKernel.dims(in[0].shape(), in[1].shape());
             return new Tensor[] {Values.fromLongs(ElementType.INT32, d.outShape(), MatMulKernel.longProduct(a, b, d))};
         };
+    }
+
+    /** B centred and packed at compile time, when it and its zero point are constant and the fast path takes them. */
+    private static IntegerMatMul.Weights constantWeights(NodeView node) {
+        List<ValueView> inputs = node.inputs();
+        ValueView b = inputs.get(1);
+        ValueView zero = inputs.size() > 3 ? inputs.get(3) : null;
+        if (b == null || !b.isConstantInitializer() || zero != null && !zero.isConstantInitializer()) {
+            return null;
+        }
+        Tensor bt = b.initializer().orElse(null);
+        Tensor zt = zero == null ? null : zero.initializer().orElse(null);
+        if (bt == null || zero != null && zt == null) {
+            return null;
+        }
+        // A's shape is not known yet: check B with a stand-in row of the right length
+        Tensor row = Tensor.of(bt.type(), new long[] {bt.rank() == 2 ? bt.dim(0) : 0},
+                new byte[bt.rank() == 2 ? (int) bt.dim(0) : 0]);
+        return IntegerMatMul.fits(row, null, bt, zt) ? IntegerMatMul.Weights.of(bt, zt) : null;
     }
 
     static CpuKernel qlinearMatMul(NodeView node) {

@@ -38,7 +38,20 @@ final class CastKernels {
         requireSupported(to, "attribute 'to'");
         boolean saturate = node.intAttr("saturate", 1) != 0;
         NarrowFloats.E8M0Rounding rounding = rounding(node);
-        return (in, ctx) -> new Tensor[] {convert(in[0], to, saturate, rounding)};
+        return (in, ctx) -> {
+            Tensor x = in[0];
+            if (x.type() == ElementType.INT32 && to == ElementType.FLOAT) {
+                // the cast that follows every integer product: one pass, into the run's memory
+                int[] v = x.ints();
+                Tensor y = ctx.allocateUninitialized(ElementType.FLOAT, x.shape());
+                float[] out = y.floats();
+                for (int i = 0; i < v.length; i++) {
+                    out[i] = v[i];
+                }
+                return new Tensor[] {y};
+            }
+            return new Tensor[] {convert(x, to, saturate, rounding)};
+        };
     }
 
     /**

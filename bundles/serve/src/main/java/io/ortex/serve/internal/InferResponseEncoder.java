@@ -19,6 +19,10 @@ import java.util.List;
 public final class InferResponseEncoder {
     private final JsonFactory json = new JsonFactory();
 
+    /** Creates an encoder. */
+    public InferResponseEncoder() {
+    }
+
     /**
      * An encoded response.
      *

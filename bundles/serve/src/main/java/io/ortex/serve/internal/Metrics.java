@@ -18,6 +18,10 @@ public final class Metrics {
 
     private final Map<String, ModelMetrics> byModel = new ConcurrentSkipListMap<>();
 
+    /** Creates empty metrics. */
+    public Metrics() {
+    }
+
     /**
      * Records one inference request.
      *

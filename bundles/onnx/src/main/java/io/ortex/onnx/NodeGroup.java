@@ -10,6 +10,7 @@ import io.ortex.api.spi.ValueView;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -21,9 +22,9 @@ import java.util.Set;
  * Some nodes of a {@link Graph} seen as a graph of their own: the nodes in the graph's topological order; as
  * inputs, the values they read from outside the set (constant initializers left out when asked); as outputs, the
  * values they produce that a node outside the set, or the graph's caller, reads. Immutable; safe to read from many
- * threads.
+ * threads. The runtime extends it with what an EP reads while compiling a group (its EPContext nodes).
  */
-public final class NodeGroup implements GraphView {
+public class NodeGroup implements GraphView {
     private final Graph graph;
     private final String name;
     private final List<NodeView> nodes;
@@ -41,6 +42,23 @@ public final class NodeGroup implements GraphView {
      * @throws InvalidArgumentException when no node is given or one is not a node of the graph
      */
     public NodeGroup(Graph graph, String name, List<? extends NodeView> members, boolean dropConstantInitializers) {
+        this(graph, name, members, dropConstantInitializers, null);
+    }
+
+    /**
+     * Builds the view, ordering the nodes by positions numbered beforehand, so that building the views of all the
+     * groups of a graph takes time linear in the graph's size.
+     *
+     * @param graph the graph that holds the nodes
+     * @param name the view's name
+     * @param members nodes of that graph, at least one
+     * @param dropConstantInitializers whether constant initializers the nodes read are left out of the inputs
+     * @param positions each node's position in the graph's topological order, or {@code null} to read the graph's
+     *     order
+     * @throws InvalidArgumentException when no node is given or one is not a node of the graph
+     */
+    public NodeGroup(Graph graph, String name, List<? extends NodeView> members, boolean dropConstantInitializers,
+                     Map<NodeView, Integer> positions) {
         if (members == null || members.isEmpty()) {
             throw new InvalidArgumentException("a view of some nodes of graph " + Names.quote(graph.name())
                     + " needs a node");
@@ -59,6 +77,9 @@ public final class NodeGroup implements GraphView {
         List<NodeView> ordered;
         if (set.size() == 1) {
             ordered = List.copyOf(set);
+        } else if (positions != null) {
+            ordered = new ArrayList<>(set);
+            ordered.sort(Comparator.comparingInt(positions::get));
         } else {
             ordered = new ArrayList<>(set.size());
             for (NodeView n : graph.nodes()) {

@@ -373,34 +373,42 @@ final class VectorGemm {
             c30 = c30.mul(alpha);
             c31 = c31.mul(alpha);
         }
-        boolean full = rows == MR && cols == NR;
-        // a partial tile goes through a scratch tile, then only its valid part into C
-        float[] t = full ? c : EDGE.get();
-        int i0 = full ? ci : 0;
-        int i1 = full ? ci + ldc : NR;
-        int i2 = full ? i1 + ldc : 2 * NR;
-        int i3 = full ? i2 + ldc : 3 * NR;
-        if (add && full) {
-            c00 = c00.add(FloatVector.fromArray(S, c, i0));
-            c01 = c01.add(FloatVector.fromArray(S, c, i0 + L));
-            c10 = c10.add(FloatVector.fromArray(S, c, i1));
-            c11 = c11.add(FloatVector.fromArray(S, c, i1 + L));
-            c20 = c20.add(FloatVector.fromArray(S, c, i2));
-            c21 = c21.add(FloatVector.fromArray(S, c, i2 + L));
-            c30 = c30.add(FloatVector.fromArray(S, c, i3));
-            c31 = c31.add(FloatVector.fromArray(S, c, i3 + L));
+        if (rows == MR && cols == NR) {
+            int i1 = ci + ldc;
+            int i2 = i1 + ldc;
+            int i3 = i2 + ldc;
+            if (add) {
+                c00 = c00.add(FloatVector.fromArray(S, c, ci));
+                c01 = c01.add(FloatVector.fromArray(S, c, ci + L));
+                c10 = c10.add(FloatVector.fromArray(S, c, i1));
+                c11 = c11.add(FloatVector.fromArray(S, c, i1 + L));
+                c20 = c20.add(FloatVector.fromArray(S, c, i2));
+                c21 = c21.add(FloatVector.fromArray(S, c, i2 + L));
+                c30 = c30.add(FloatVector.fromArray(S, c, i3));
+                c31 = c31.add(FloatVector.fromArray(S, c, i3 + L));
+            }
+            c00.intoArray(c, ci);
+            c01.intoArray(c, ci + L);
+            c10.intoArray(c, i1);
+            c11.intoArray(c, i1 + L);
+            c20.intoArray(c, i2);
+            c21.intoArray(c, i2 + L);
+            c30.intoArray(c, i3);
+            c31.intoArray(c, i3 + L);
+            return;
         }
-        c00.intoArray(t, i0);
-        c01.intoArray(t, i0 + L);
-        c10.intoArray(t, i1);
-        c11.intoArray(t, i1 + L);
-        c20.intoArray(t, i2);
-        c21.intoArray(t, i2 + L);
-        c30.intoArray(t, i3);
-        c31.intoArray(t, i3 + L);
-        if (!full) {
-            mergeEdge(t, c, ci, ldc, rows, cols, add);
-        }
+        // a partial tile goes through a scratch tile, then only its valid part into C (stores into an array chosen
+        // at run time between C and the scratch are not always intrinsified: each keeps an array of its own)
+        float[] t = EDGE.get();
+        c00.intoArray(t, 0);
+        c01.intoArray(t, L);
+        c10.intoArray(t, NR);
+        c11.intoArray(t, NR + L);
+        c20.intoArray(t, 2 * NR);
+        c21.intoArray(t, 2 * NR + L);
+        c30.intoArray(t, 3 * NR);
+        c31.intoArray(t, 3 * NR + L);
+        mergeEdge(t, c, ci, ldc, rows, cols, add);
     }
 
     /** Stores (or adds) the valid {@code rows x cols} part of a scratch tile into C. */

@@ -53,17 +53,21 @@ final class VectorDepthwiseConv {
                     a3 = FloatVector.fromArray(S, buf, o + 3 * L).fma(wv, a3);
                 }
             }
-            // the last outputs of a row were computed reading past its end (the scratch has slack for it); they go
-            // through a scratch so that only the outputs that exist are stored
-            boolean whole = i + 4 * L <= ow;
-            float[] dst = whole ? y : TAIL.get();
-            int d = whole ? yo + i : 0;
-            a0.intoArray(dst, d);
-            a1.intoArray(dst, d + L);
-            a2.intoArray(dst, d + 2 * L);
-            a3.intoArray(dst, d + 3 * L);
-            if (!whole) {
-                System.arraycopy(dst, 0, y, yo + i, ow - i);
+            if (i + 4 * L <= ow) {
+                a0.intoArray(y, yo + i);
+                a1.intoArray(y, yo + i + L);
+                a2.intoArray(y, yo + i + 2 * L);
+                a3.intoArray(y, yo + i + 3 * L);
+            } else {
+                // the last outputs of a row were computed reading past its end (the scratch has slack for it); they
+                // go through a scratch of their own (a store into an array chosen at run time is not always
+                // intrinsified) so that only the outputs that exist are stored
+                float[] tail = TAIL.get();
+                a0.intoArray(tail, 0);
+                a1.intoArray(tail, L);
+                a2.intoArray(tail, 2 * L);
+                a3.intoArray(tail, 3 * L);
+                System.arraycopy(tail, 0, y, yo + i, ow - i);
             }
         }
     }

@@ -300,6 +300,7 @@ class ShellDistributionIT {
         pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
         pb.environment().put("TERM", "xterm");
         pb.environment().remove("ORTEX_MODULE_PATH");
+        pb.environment().put("JAVA_OPTS", ShellProcess.httpPortOption());
         pb.redirectErrorStream(true);
         Process p = pb.start();
         StringBuffer out = new StringBuffer();

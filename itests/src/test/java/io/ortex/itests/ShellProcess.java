@@ -72,14 +72,49 @@ final class ShellProcess implements AutoCloseable {
      * @return the running shell
      */
     static ShellProcess start(Path home) throws IOException {
+        return start(home, httpPortOption());
+    }
+
+    /**
+     * Starts {@code bin/ortex} of a distribution folder with no arguments and the given JVM options.
+     *
+     * @param home the distribution folder
+     * @param javaOpts the JVM options ({@code JAVA_OPTS})
+     * @return the running shell
+     */
+    static ShellProcess start(Path home, String javaOpts) throws IOException {
         ProcessBuilder pb = new ProcessBuilder(home.resolve("bin/ortex").toString());
         pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
         pb.environment().remove("ORTEX_MODULE_PATH");
+        pb.environment().put("JAVA_OPTS", javaOpts);
         pb.redirectErrorStream(true);
         long t0 = System.nanoTime();
         ShellProcess shell = new ShellProcess(home, pb.start(), t0);
         shell.awaitBanner();
         return shell;
+    }
+
+    /**
+     * The JVM option that gives the shell's model server a free port of its own, so that shells started by tests
+     * side by side (and a user's server on the default port) do not collide.
+     *
+     * @return {@code -Dorg.osgi.service.http.port=N}
+     */
+    static String httpPortOption() {
+        return "-Dorg.osgi.service.http.port=" + freePort();
+    }
+
+    /**
+     * Finds a free TCP port on the loopback interface.
+     *
+     * @return the port
+     */
+    static int freePort() {
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     /** Waits for Gogo's welcome banner, so that it is not taken for the first command's output. */

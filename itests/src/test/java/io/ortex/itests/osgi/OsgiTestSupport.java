@@ -115,7 +115,7 @@ public abstract class OsgiTestSupport {
                 .map(p -> p + ";version=" + version).toList());
     }
 
-    private static String property(String key) {
+    static String property(String key) {
         String v = System.getProperty(key);
         if (v == null) {
             throw new IllegalStateException("system property " + key + " is not set (run through Maven failsafe)");

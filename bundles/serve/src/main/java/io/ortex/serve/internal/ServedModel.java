@@ -1,0 +1,108 @@
+package io.ortex.serve.internal;
+
+import io.ortex.api.Session;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One loaded version of a model: its session, counted by reference. The repository holds one reference while the
+ * version is current; each request holds one while it runs. The session closes when the last reference goes, so a
+ * version that is replaced or unloaded finishes its requests first. Thread safe.
+ */
+public final class ServedModel {
+    private static final Logger LOG = LoggerFactory.getLogger("io.ortex.serve.models");
+
+    private final String name;
+    private final String version;
+    private final Session session;
+    private final AtomicInteger references = new AtomicInteger(1);
+
+    /**
+     * Creates a loaded version holding the repository's reference.
+     *
+     * @param name the model's name
+     * @param version the version folder's name
+     * @param session the session, which this object then owns
+     */
+    ServedModel(String name, String version, Session session) {
+        this.name = name;
+        this.version = version;
+        this.session = session;
+    }
+
+    /**
+     * Gets the model's name.
+     *
+     * @return the name
+     */
+    public String name() {
+        return name;
+    }
+
+    /**
+     * Gets the version.
+     *
+     * @return the version folder's name
+     */
+    public String version() {
+        return version;
+    }
+
+    /**
+     * Gets the session; valid while a reference is held.
+     *
+     * @return the session
+     */
+    public Session session() {
+        return session;
+    }
+
+    /**
+     * Counts the requests running on this version now.
+     *
+     * @return the references beyond the repository's
+     */
+    public int inFlight() {
+        return Math.max(0, references.get() - 1);
+    }
+
+    /**
+     * Tells whether the session has closed: the version was replaced or unloaded and its last request ended.
+     *
+     * @return true when closed
+     */
+    public boolean closed() {
+        return references.get() == 0;
+    }
+
+    /**
+     * Takes a reference for a request, unless the version has closed.
+     *
+     * @return true when taken: call {@link #release()} when the request ends
+     */
+    boolean acquire() {
+        while (true) {
+            int r = references.get();
+            if (r == 0) {
+                return false;
+            }
+            if (references.compareAndSet(r, r + 1)) {
+                return true;
+            }
+        }
+    }
+
+    /** Gives a reference back; the last one closes the session. */
+    void release() {
+        if (references.decrementAndGet() == 0) {
+            try {
+                session.close();
+                LOG.info("model {} version {} closed", io.ortex.api.Names.quote(name), version);
+            } catch (RuntimeException e) {
+                LOG.warn("model {} version {}: closing its session failed: {}", io.ortex.api.Names.quote(name),
+                        version, io.ortex.api.Names.oneLine(e.getMessage()));
+            }
+        }
+    }
+}

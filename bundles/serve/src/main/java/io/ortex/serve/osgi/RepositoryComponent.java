@@ -1,0 +1,92 @@
+package io.ortex.serve.osgi;
+
+import io.ortex.api.Environment;
+import io.ortex.serve.internal.Metrics;
+import io.ortex.serve.internal.ModelRepository;
+import java.nio.file.Path;
+import org.osgi.framework.BundleContext;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.metatype.annotations.Designate;
+
+/**
+ * The model repository and the metrics as a component: loads the models folder when the runtime's
+ * {@link Environment} is there, watches it, and unloads everything when deactivated (a new configuration restarts
+ * it). The servlet and the shell command use it.
+ */
+@Component(service = RepositoryComponent.class, configurationPid = ServeConfiguration.PID)
+@Designate(ocd = ServeConfiguration.class)
+public final class RepositoryComponent {
+    private final ModelRepository repository;
+    private final Metrics metrics = new Metrics();
+    private final ServeConfiguration config;
+    private final String version;
+
+    /**
+     * Starts the repository.
+     *
+     * @param environment the runtime
+     * @param config the configuration
+     * @param context the bundle's context (for {@code ortex.home} and the version)
+     */
+    @Activate
+    public RepositoryComponent(@Reference Environment environment, ServeConfiguration config,
+            BundleContext context) {
+        this.config = config;
+        this.version = context.getBundle().getVersion().toString();
+        this.repository = new ModelRepository(environment, modelsDir(config, context));
+        repository.start(Math.max(50, config.poll_ms()));
+    }
+
+    private static Path modelsDir(ServeConfiguration config, BundleContext context) {
+        if (!config.models_dir().isBlank()) {
+            return Path.of(config.models_dir());
+        }
+        String home = context.getProperty("ortex.home");
+        return home == null ? Path.of("models") : Path.of(home, "models");
+    }
+
+    /** Unloads every model; their sessions close when their running requests end. */
+    @Deactivate
+    void deactivate() {
+        repository.close();
+    }
+
+    /**
+     * Gets the repository.
+     *
+     * @return the repository
+     */
+    public ModelRepository repository() {
+        return repository;
+    }
+
+    /**
+     * Gets the metrics.
+     *
+     * @return the metrics
+     */
+    public Metrics metrics() {
+        return metrics;
+    }
+
+    /**
+     * Gets the configuration.
+     *
+     * @return the configuration
+     */
+    public ServeConfiguration config() {
+        return config;
+    }
+
+    /**
+     * Gets the server's version (the bundle's).
+     *
+     * @return the version
+     */
+    public String version() {
+        return version;
+    }
+}

@@ -78,12 +78,21 @@ final class IntegerMatMul {
      * @return whether {@link #multiply} takes them
      */
     static boolean fits(Tensor a, Tensor aZeroPoint, Tensor b, Tensor bZeroPoint) {
-        return eightBit(a.type()) && eightBit(b.type()) && a.rank() >= 1 && b.rank() == 2
-                && a.dim(a.rank() - 1) == b.dim(0)
+        return weightsFit(b, bZeroPoint) && eightBit(a.type()) && a.rank() >= 1 && a.dim(a.rank() - 1) == b.dim(0)
                 && (aZeroPoint == null || aZeroPoint.size() == 1
-                    || a.rank() >= 2 && aZeroPoint.rank() == 1 && aZeroPoint.size() == a.dim(a.rank() - 2))
-                && (bZeroPoint == null || bZeroPoint.size() == 1
-                    || bZeroPoint.rank() == 1 && bZeroPoint.size() == b.dim(1));
+                    || a.rank() >= 2 && aZeroPoint.rank() == 1 && aZeroPoint.size() == a.dim(a.rank() - 2));
+    }
+
+    /**
+     * Whether a right operand can take this path: an 8-bit matrix with a zero point of one value or one per column.
+     *
+     * @param b the right operand
+     * @param bZeroPoint its zero point, or {@code null}
+     * @return whether {@link Weights#of} takes it
+     */
+    static boolean weightsFit(Tensor b, Tensor bZeroPoint) {
+        return eightBit(b.type()) && b.rank() == 2 && (bZeroPoint == null || bZeroPoint.size() == 1
+                || bZeroPoint.rank() == 1 && bZeroPoint.size() == b.dim(1));
     }
 
     /**
@@ -118,9 +127,8 @@ final class IntegerMatMul {
             java.util.Arrays.fill(acc, 0);
             return result;
         }
-        float[] block = w.blocks().length == 1 ? null : new float[rows * n];
+        float[] product = new float[rows * n];
         for (int j = 0; j < w.blocks().length; j++) {
-            float[] product = block == null ? new float[rows * n] : block;
             Gemm.multiply(ac, j * w.block(), k, 1, rows, w.blocks()[j], product, 0, n, Epilogue.NONE, ctx);
             if (j == 0) {
                 for (int i = 0; i < acc.length; i++) {

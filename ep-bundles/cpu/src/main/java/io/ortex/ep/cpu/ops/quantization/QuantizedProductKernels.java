@@ -53,10 +53,7 @@ final class QuantizedProductKernels {
         if (bt == null || zero != null && zt == null) {
             return null;
         }
-        // A's shape is not known yet: check B with a stand-in row of the right length
-        Tensor row = Tensor.of(bt.type(), new long[] {bt.rank() == 2 ? bt.dim(0) : 0},
-                new byte[bt.rank() == 2 ? (int) bt.dim(0) : 0]);
-        return IntegerMatMul.fits(row, null, bt, zt) ? IntegerMatMul.Weights.of(bt, zt) : null;
+        return IntegerMatMul.weightsFit(bt, zt) ? IntegerMatMul.Weights.of(bt, zt) : null;
     }
 
     static CpuKernel qlinearMatMul(NodeView node) {

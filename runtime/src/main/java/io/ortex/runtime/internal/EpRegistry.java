@@ -320,6 +320,8 @@ final class EpRegistry {
             listeners.removed(name, before);
             listeners.added(name, after);
         }
+        LOG.info("EP library '{}' {} virtual devices: {}", name, virtual ? "granted" : "denied",
+                EpLibrary.describe(lib.factories(), after, lib.withoutDevice()));
         return true;
     }
 

@@ -119,9 +119,10 @@ final class SessionCompiler {
             List<Graph> graphs = new ArrayList<>();
             collect(model.graph(), graphs);
             Map<Graph, List<Partitioner.Group>> groups = new IdentityHashMap<>();
+            ResourceBudgets budgets = ResourceBudgets.of(eps, frozen);
             for (Graph g : graphs) {
-                groups.put(g, Partitioner.partition(g, eps, (level, msg) -> LOG.atLevel(level).log("{}: {}",
-                        model.describe(), msg)));
+                groups.put(g, Partitioner.partition(g, eps, budgets, (level, msg) -> LOG.atLevel(level).log(
+                        "{}: {}", model.describe(), msg)));
             }
             Map<Graph, List<ExecutionPlan.Compiled>> compiled = new IdentityHashMap<>();
             Map<NodeView, String[]> where = new HashMap<>();

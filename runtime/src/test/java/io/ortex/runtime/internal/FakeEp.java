@@ -16,6 +16,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 
@@ -38,10 +39,22 @@ final class FakeEp implements ExecutionProvider {
     private MemoryDevice memory = MemoryDevice.CPU;
     private boolean concurrentRuns = true;
     private volatile Runnable onCompute = () -> { };
+    private OptionalLong availableMemory = OptionalLong.empty();
 
     FakeEp(String name, BiConsumer<GraphView, GraphSupport> claims) {
         this.name = name;
         this.claims = claims;
+    }
+
+    /** Reports this much memory for the session's weights ({@link #availableMemoryBytes}). */
+    FakeEp availableMemory(long bytes) {
+        availableMemory = OptionalLong.of(bytes);
+        return this;
+    }
+
+    @Override
+    public OptionalLong availableMemoryBytes() {
+        return availableMemory;
     }
 
     /** Finds a node of a graph by name. */

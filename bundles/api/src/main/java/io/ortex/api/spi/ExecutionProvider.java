@@ -3,6 +3,7 @@ package io.ortex.api.spi;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * An execution provider instance owned by one session, the counterpart of ONNX Runtime's {@code OrtEp}.
@@ -107,5 +108,19 @@ public interface ExecutionProvider {
      */
     default Optional<String> compatibilityInfo(GraphView graph) {
         return Optional.empty();
+    }
+
+    /**
+     * Tells how many bytes of its memory this EP can give the session's weights, for capacity-aware partitioning
+     * (ONNX Runtime's resource accountant, which its CUDA EP uses). After {@link #getCapability}, the runtime adds
+     * up the constant initializers of the nodes the EP claimed, in graph order and each initializer once, and leaves
+     * the nodes beyond the budget to the next EPs. The session option
+     * {@code ep.<ep name in lower case>.resource_budget_kb} sets an explicit budget; the smaller of the two applies.
+     * Default: no limit.
+     *
+     * @return the bytes available, or empty for no limit
+     */
+    default OptionalLong availableMemoryBytes() {
+        return OptionalLong.empty();
     }
 }

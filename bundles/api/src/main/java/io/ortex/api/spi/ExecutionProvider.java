@@ -1,5 +1,7 @@
 package io.ortex.api.spi;
 
+import io.ortex.api.NotImplementedException;
+import io.ortex.api.Tensor;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -122,5 +124,50 @@ public interface ExecutionProvider {
      */
     default OptionalLong availableMemoryBytes() {
         return OptionalLong.empty();
+    }
+
+    /**
+     * Tells whether this EP captures the session's graph and replays it (ONNX Runtime's
+     * {@code IsGraphCaptureEnabled}). The runtime then checks {@link #graphCapturePolicy()} once the session is
+     * partitioned, runs normally (with {@link #onRunStart}/{@link #onRunEnd}, where the EP captures) until
+     * {@link #isGraphCaptured} says so, and from then on calls {@link #replayGraph} instead of the session's kernels.
+     * Only the first such EP of a session captures. Default: false.
+     *
+     * @return true when the EP captures graphs
+     */
+    default boolean isGraphCaptureEnabled() {
+        return false;
+    }
+
+    /**
+     * Tells which nodes may run outside this EP while it captures (ONNX Runtime's
+     * {@code GetGraphCaptureNodeAssignmentPolicy}). Default: {@link GraphCapturePolicy#ALL_NODES_ON_EP}.
+     *
+     * @return the policy
+     */
+    default GraphCapturePolicy graphCapturePolicy() {
+        return GraphCapturePolicy.ALL_NODES_ON_EP;
+    }
+
+    /**
+     * Tells whether the graph of a graph id is captured (ONNX Runtime's {@code IsGraphCaptured}).
+     *
+     * @param graphId the id from the run options ({@link io.ortex.api.RunOptions#GRAPH_ID}, 0 by default)
+     * @return true once {@link #replayGraph} can run it
+     */
+    default boolean isGraphCaptured(int graphId) {
+        return false;
+    }
+
+    /**
+     * Replays a captured graph on new inputs (ONNX Runtime's {@code ReplayGraph}, whose outputs land in the
+     * buffers bound at capture; here they are returned).
+     *
+     * @param graphId the graph id
+     * @param inputs the session's inputs, by name
+     * @return every output of the session's main graph, by name
+     */
+    default Map<String, Tensor> replayGraph(int graphId, Map<String, Tensor> inputs) {
+        throw new NotImplementedException(name() + " has no captured graph " + graphId);
     }
 }

@@ -117,10 +117,14 @@ final class ShellProcess implements AutoCloseable {
         }
     }
 
-    /** Waits for Gogo's welcome banner, so that it is not taken for the first command's output. */
+    /**
+     * Waits for Gogo's welcome banner and the first prompt after it, so that no part of the banner (its blank line
+     * comes after the welcome line) is taken for the first command's output.
+     */
     private void awaitBanner() {
         long end = System.currentTimeMillis() + 60_000;
-        while (out.indexOf("Welcome to Apache Felix Gogo\n") < 0) {
+        String welcome = "Welcome to Apache Felix Gogo\n";
+        while (out.indexOf(welcome) < 0 || out.indexOf("g! ", out.indexOf(welcome)) < 0) {
             if (!process.isAlive() || System.currentTimeMillis() > end) {
                 throw new AssertionError("the shell did not start; output:\n" + out);
             }

@@ -69,10 +69,19 @@ class DynamicQuantizeMatMulFusionTest {
      * float)}, {@code Mul(product, scales)} and {@code Add(bias, scaled)}; output {@code y_<name>}.
      */
     private static ModelBuilder model(int k, List<Weight> weights, long seed, boolean extreme) {
+        return model(k, weights, seed, extreme, true);
+    }
+
+    /** {@link #model(int, List, long, boolean)}, with the shapes of the input and outputs declared or left open. */
+    private static ModelBuilder model(int k, List<Weight> weights, long seed, boolean extreme, boolean declared) {
         SplittableRandom r = new SplittableRandom(seed);
-        ModelBuilder m = TestModels.builder().opset(11)
-                .input("x", FLOAT, 2, 3, k)
-                .node("DynamicQuantizeLinear", "quantize", List.of("x"), List.of("xq", "xs", "xz"));
+        ModelBuilder m = TestModels.builder().opset(11);
+        if (declared) {
+            m.input("x", FLOAT, 2, 3, k);
+        } else {
+            m.untypedInput("x");
+        }
+        m.node("DynamicQuantizeLinear", "quantize", List.of("x"), List.of("xq", "xs", "xz"));
         for (Weight w : weights) {
             String p = w.name();
             m.initializer(p + "_w", bytes(w.type(), new long[] {k, w.n()}, r, extreme))
@@ -88,7 +97,11 @@ class DynamicQuantizeMatMulFusionTest {
                 m.floats(p + "_b", new long[] {w.n()}, floats(w.n(), r, 1))
                         .node("Add", p + "_add", List.of(p + "_b", p + "_m"), List.of("y_" + p));
             }
-            m.output("y_" + p, FLOAT, 2, 3, w.n());
+            if (declared) {
+                m.output("y_" + p, FLOAT, 2, 3, w.n());
+            } else {
+                m.output("y_" + p);
+            }
         }
         return m;
     }
@@ -177,6 +190,16 @@ class DynamicQuantizeMatMulFusionTest {
         assertTrue(compare(extraReader, x, 16).isEmpty());
         // the weight's scale is not a constant: a graph input whose initializer is only its default
         assertTrue(compare(withOverridableScale(), x, 16).isEmpty());
+        // the product is cast to another type than float
+        ModelBuilder toDouble = TestModels.builder().opset(11)
+                .input("x", FLOAT, 2, 3, 16)
+                .initializer("w", bytes(ElementType.INT8, new long[] {16, 8}, new SplittableRandom(11), false))
+                .node("DynamicQuantizeLinear", "quantize", List.of("x"), List.of("xq", "xs", "xz"))
+                .node("MatMulInteger", "mm", List.of("xq", "w", "xz"), List.of("i"))
+                .node("Cast", "cast", List.of("i"), List.of("y"), attr("to", 11))
+                .output("y", ElementType.DOUBLE, 2, 3, 8)
+                .output("xs", FLOAT);
+        assertTrue(fusedGroupsOf(toDouble).isEmpty());
     }
 
     @Test
@@ -197,6 +220,27 @@ class DynamicQuantizeMatMulFusionTest {
                 .output("y", FLOAT, 2, 3, 8);
         assertEquals(List.of("DynamicQuantizeLinear+Mul+MatMulInteger+Cast+Mul"),
                 compare(m, floats(2 * 3 * 16, r, 1), 16));
+    }
+
+    @Test
+    void anInputOfTheWrongWidthFailsNamingTheNode() {
+        // the input's shape is left open, so the mismatch shows only at run time: the fused kernel leaves it to the
+        // nodes, and MatMulInteger reports it
+        List<Weight> w = List.of(new Weight("p", 8, ElementType.INT8, true, true));
+        ModelBuilder open = model(16, w, 12, false, false);
+        try (Session s = env.createSession(open.bytes(), new SessionOptions())) {
+            assertEquals(1, fusedGroups(s.assignment()).size());
+            io.ortex.api.OrtexException e = org.junit.jupiter.api.Assertions.assertThrows(
+                    io.ortex.api.OrtexException.class, () -> s.run(Map.of("x", Tensor.ofFloats(new float[30], 2,
+                            15))));
+            assertTrue(e.getMessage().contains("p_mm"), e.getMessage());
+        }
+    }
+
+    private static List<String> fusedGroupsOf(ModelBuilder m) {
+        try (Session s = env.createSession(m.bytes(), new SessionOptions())) {
+            return fusedGroups(s.assignment());
+        }
     }
 
     /** One chain whose weight scale is also a graph input, so that a caller may feed another. */

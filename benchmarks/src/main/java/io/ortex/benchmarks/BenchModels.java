@@ -38,6 +38,28 @@ final class BenchModels {
         return model(graph);
     }
 
+    /**
+     * A model computing the int32 product {@code Y = (X - 128) x W} for a uint8 X of {@code m x k} and a constant
+     * int8 W of {@code k x n} (symmetric, no zero point), one MatMulInteger node as quantization tools write it.
+     *
+     * @param m rows of X
+     * @param k columns of X, rows of W
+     * @param n columns of W
+     * @param seed the seed of W's values
+     * @return the serialized model
+     */
+    static byte[] matMulInteger(int m, int k, int n, long seed) {
+        GraphProto graph = GraphProto.newBuilder().setName("matmulinteger")
+                .addInput(info("X", TensorProto.DataType.UINT8_VALUE, m, k))
+                .addOutput(info("Y", TensorProto.DataType.INT32_VALUE, m, n))
+                .addInitializer(byteTensor("W", TensorProto.DataType.INT8_VALUE, randomBytes(k * n, seed), k, n))
+                .addInitializer(byteTensor("X_zero_point", TensorProto.DataType.UINT8_VALUE, new byte[] {(byte) 128}))
+                .addNode(NodeProto.newBuilder().setOpType("MatMulInteger").setName("matmulinteger").addInput("X")
+                        .addInput("W").addInput("X_zero_point").addOutput("Y"))
+                .build();
+        return model(graph);
+    }
+
     /** {@code Softmax(x, axis=-1)} over float32 {@code x[shape]}, opset 13. */
     static byte[] softmax(long... shape) {
         GraphProto graph = GraphProto.newBuilder().setName("softmax")
@@ -161,12 +183,38 @@ final class BenchModels {
     }
 
     static ValueInfoProto floatInfo(String name, long... dims) {
+        return info(name, TensorProto.DataType.FLOAT_VALUE, dims);
+    }
+
+    private static ValueInfoProto info(String name, int elementType, long... dims) {
         TensorShapeProto.Builder shape = TensorShapeProto.newBuilder();
         for (long d : dims) {
             shape.addDim(TensorShapeProto.Dimension.newBuilder().setDimValue(d));
         }
         return ValueInfoProto.newBuilder().setName(name).setType(TypeProto.newBuilder().setTensorType(
-                TypeProto.Tensor.newBuilder().setElemType(TensorProto.DataType.FLOAT_VALUE).setShape(shape))).build();
+                TypeProto.Tensor.newBuilder().setElemType(elementType).setShape(shape))).build();
+    }
+
+    private static TensorProto byteTensor(String name, int elementType, byte[] data, long... dims) {
+        TensorProto.Builder t = TensorProto.newBuilder().setName(name).setDataType(elementType)
+                .setRawData(ByteString.copyFrom(data));
+        for (long d : dims) {
+            t.addDims(d);
+        }
+        return t.build();
+    }
+
+    /**
+     * Uniform bytes over all 256 values.
+     *
+     * @param count how many
+     * @param seed the seed
+     * @return the values
+     */
+    static byte[] randomBytes(int count, long seed) {
+        byte[] b = new byte[count];
+        new SplittableRandom(seed).nextBytes(b);
+        return b;
     }
 
     static TensorProto floatTensor(String name, float[] data, long... dims) {

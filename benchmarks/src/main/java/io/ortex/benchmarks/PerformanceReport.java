@@ -32,8 +32,8 @@ import org.openjdk.jmh.runner.options.TimeValue;
 /**
  * Runs the benchmarks that compare Ortex with ONNX Runtime in the same run and writes {@code docs/performance.md}:
  * the machine, the JDK, ONNX Runtime's version, the kernels in use, and for each benchmark the medians of both, their
- * ratio and, for matrix products, GFLOP/s; then the steady-state heap allocation of an all-MiniLM-L6-v2 run and the
- * peak resident memory of a process that runs it.
+ * ratio and, for matrix products, GFLOP/s (GOP/s for integer ones); then the steady-state heap allocation of an
+ * all-MiniLM-L6-v2 run and the peak resident memory of a process that runs it.
  *
  * <p>Usage: {@code PerformanceReport [OUTPUT.md] [--quick]}; {@code --quick} runs short iterations to check the
  * report itself, not to publish figures.
@@ -42,8 +42,12 @@ public final class PerformanceReport {
     private final boolean quick;
     private final List<Row> rows = new ArrayList<>();
 
-    /** One benchmark's figures, Ortex beside ONNX Runtime. */
-    private record Row(String group, String what, int threads, double ortexMs, double ortMs, double flops) {
+    /**
+     * One benchmark's figures, Ortex beside ONNX Runtime; {@code flops} is the operations per call (0 when a rate
+     * means nothing) and {@code rate} what they are called per second, GFLOP/s or GOP/s.
+     */
+    private record Row(String group, String what, int threads, double ortexMs, double ortMs, double flops,
+                       String rate) {
     }
 
     private PerformanceReport(boolean quick) {
@@ -89,6 +93,12 @@ public final class PerformanceReport {
                     double n = Double.parseDouble(r.getParams().getParam("n"));
                     return 2 * n * n * n;
                 });
+        collect("Integer matrix product Y = (X - 128) x W (uint8 x int8 into int32, W constant), one MatMulInteger "
+                + "node", IntegerGemmBenchmark.class, "", Map.of(), TimeUnit.MILLISECONDS,
+                r -> "n = " + r.getParams().getParam("n"), r -> {
+                    double n = Double.parseDouble(r.getParams().getParam("n"));
+                    return 2 * n * n * n;
+                }, "GOP/s");
         collect("Session creation (2 threads)", SessionCreateBenchmark.class, Map.of(), TimeUnit.MILLISECONDS,
                 r -> r.getParams().getParam("model"), r -> 0);
         // the ONNX Runtime EP: Ortex's side is the session with OrtExecutionProvider appended
@@ -109,7 +119,12 @@ public final class PerformanceReport {
 
     private void collect(String group, Class<?> benchmark, Map<String, String[]> params, TimeUnit unit, Label label,
                          Flops flops) throws RunnerException {
-        collect(group, benchmark, "", params, unit, label, flops);
+        collect(group, benchmark, "", params, unit, label, flops, "GFLOP/s");
+    }
+
+    private void collect(String group, Class<?> benchmark, String methods, Map<String, String[]> params,
+                         TimeUnit unit, Label label, Flops flops) throws RunnerException {
+        collect(group, benchmark, methods, params, unit, label, flops, "GFLOP/s");
     }
 
     /**
@@ -117,7 +132,7 @@ public final class PerformanceReport {
      * {@code ortex} is Ortex's side of a row, any other ONNX Runtime's.
      */
     private void collect(String group, Class<?> benchmark, String methods, Map<String, String[]> params,
-                         TimeUnit unit, Label label, Flops flops) throws RunnerException {
+                         TimeUnit unit, Label label, Flops flops, String rate) throws RunnerException {
         ChainedOptionsBuilder o = new OptionsBuilder()
                 .include(benchmark.getName() + "\\." + methods)
                 .forks(1)
@@ -150,7 +165,7 @@ public final class PerformanceReport {
         }
         pairs.forEach((key, pair) -> {
             String[] parts = key.split("\u0000");
-            rows.add(new Row(group, parts[0], Integer.parseInt(parts[1]), pair[0], pair[1], work.get(key)));
+            rows.add(new Row(group, parts[0], Integer.parseInt(parts[1]), pair[0], pair[1], work.get(key), rate));
         });
     }
 
@@ -231,7 +246,8 @@ public final class PerformanceReport {
                 b.append("## ").append(group).append("\n\n");
                 boolean gflops = r.flops() > 0;
                 b.append("| benchmark | threads | Ortex ms | ONNX Runtime ms | ratio |")
-                        .append(gflops ? " Ortex GFLOP/s | ONNX Runtime GFLOP/s |" : "").append('\n');
+                        .append(gflops ? " Ortex " + r.rate() + " | ONNX Runtime " + r.rate() + " |" : "")
+                        .append('\n');
                 b.append("|---|---|---|---|---|").append(gflops ? "---|---|" : "").append('\n');
             }
             b.append("| ").append(r.what()).append(" | ").append(r.threads()).append(" | ")
@@ -273,7 +289,7 @@ public final class PerformanceReport {
                 + "the peak of an Ortex process is mostly the collector's choice; the heap the session holds is "
                 + "Ortex's own. Once compiled, a session leaves the model's large weights in the model file instead "
                 + "of keeping a copy of its bytes.\n\n");
-        b.append("Regenerate with `benchmarks/performance-report` (about 25 minutes; it builds the benchmarks when "
+        b.append("Regenerate with `benchmarks/performance-report` (about 30 minutes; it builds the benchmarks when "
                 + "needed and runs them on the JDK the distribution's launcher would pick).\n");
         return b.toString();
     }

@@ -66,6 +66,16 @@ class RealModelsTest {
         Tensor ours;
         try (Session session = ortex.createSession(model, new SessionOptions())) {
             ours = session.run(inputs).get("last_hidden_state");
+            // each of the 24 quantizers runs fused with the products that read it (query, key and value share one)
+            java.util.Set<String> quantizers = new java.util.HashSet<>();
+            java.util.Set<String> products = new java.util.HashSet<>();
+            for (io.ortex.api.NodeAssignment a : session.assignment()) {
+                (a.opType().equals("DynamicQuantizeLinear") ? quantizers
+                        : a.opType().equals("MatMulInteger") ? products : new java.util.HashSet<String>())
+                        .add(a.partition());
+            }
+            assertEquals(24, quantizers.size(), "quantizers each in a partition of their own");
+            assertTrue(quantizers.containsAll(products), "every MatMulInteger fused with its quantizer");
         }
         Tensor reference = runOrt(model, inputs).get("last_hidden_state");
         int tokens = (int) reference.dim(1);

@@ -11,9 +11,9 @@ import java.util.function.Function;
 
 /**
  * Finds the CPU EP's fusions in a graph: at each node, in graph order, the fusions are tried in priority order
- * (attention, MatMul with bias and activation, LayerNormalization, GELU, Conv and ConvTranspose with the
- * channel-wise nodes after them, HardSwish) and the first that matches without touching a node of an earlier match
- * wins. Stateless.
+ * (attention, dynamically quantized products, MatMul with bias and activation, LayerNormalization, GELU, Conv and
+ * ConvTranspose with the channel-wise nodes after them, HardSwish) and the first that matches without touching a node
+ * of an earlier match wins. Stateless.
  */
 public final class Fusions {
     /** The name of the whole family, for {@code optimization.disable_specified_optimizers}. */
@@ -21,6 +21,7 @@ public final class Fusions {
 
     private static final List<Function<NodeView, FusionMatch>> MATCHERS = List.of(
             AttentionFusion::match,
+            DynamicQuantizeMatMulFusion::match,
             MatMulBiasFusion::match,
             LayerNormFusion::match,
             GeluFusion::match,

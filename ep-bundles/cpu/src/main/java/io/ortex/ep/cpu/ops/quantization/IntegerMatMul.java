@@ -127,9 +127,25 @@ final class IntegerMatMul {
             java.util.Arrays.fill(acc, 0);
             return result;
         }
+        accumulate(ac, rows, w, acc, ctx);
+        return result;
+    }
+
+    /**
+     * The int32 product of centred left rows and a packed right operand, block by block of the reduction.
+     *
+     * @param centred the left operand, {@code rows x k}, row-major, each element an integer in {@code [-255, 255]}
+     * @param rows the row count
+     * @param w the right operand, {@code k} of at least 1
+     * @param acc the result, {@code rows x n}, row-major (overwritten)
+     * @param ctx the run's context
+     */
+    static void accumulate(float[] centred, int rows, Weights w, int[] acc, KernelContext ctx) {
+        int k = w.k();
+        int n = w.n();
         float[] product = new float[rows * n];
         for (int j = 0; j < w.blocks().length; j++) {
-            Gemm.multiply(ac, j * w.block(), k, 1, rows, w.blocks()[j], product, 0, n, Epilogue.NONE, ctx);
+            Gemm.multiply(centred, j * w.block(), k, 1, rows, w.blocks()[j], product, 0, n, Epilogue.NONE, ctx);
             if (j == 0) {
                 for (int i = 0; i < acc.length; i++) {
                     acc[i] = (int) product[i];
@@ -140,7 +156,6 @@ final class IntegerMatMul {
                 }
             }
         }
-        return result;
     }
 
     private static boolean eightBit(ElementType t) {

@@ -116,6 +116,8 @@ class KServeContainerIT {
         Path demo = REPOSITORY.resolve("assembly/target/ortex/models/" + MODEL + "/1/model.onnx");
         Files.createDirectories(models.resolve(MODEL + "/1"));
         Files.copy(demo, models.resolve(MODEL + "/1/model.onnx"));
+        // and for a storageUri naming one file: a model file at the top, which is not served, with a warning
+        Files.copy(demo, models.resolve("model.onnx"));
         // here, unlike in a pod: the models folder of the test, and the loopback interface on a free port
         int port = ShellProcess.freePort();
         rewrite(home.resolve("conf/io.ortex.serve.cfg"), "models.dir=/mnt/models", "models.dir=" + models);
@@ -153,6 +155,9 @@ class KServeContainerIT {
             assertTrue(server.isAlive(), Files.readString(log));
             String output = Files.readString(log, StandardCharsets.UTF_8);
             assertTrue(output.contains("model '" + MODEL + "' version 1 loaded"), output);
+            assertTrue(output.contains("ortex: WARNING: 'model.onnx' in the models folder " + models
+                    + " is not served: a model is a folder NAME/VERSION/model.onnx\n"), output);
+            assertEquals(404, get(base + "/v2/models/model.onnx").statusCode());
             // Felix HTTP started once, on the address and port of conf/custom.properties
             assertEquals(1, output.split("Started ServerConnector", -1).length - 1, output);
             assertTrue(output.contains("{127.0.0.1:" + port + "}"), output);
@@ -164,6 +169,33 @@ class KServeContainerIT {
             }
             assertTrue(ended, "the server did not stop within 30 s of SIGTERM:\n" + Files.readString(log));
         }
+    }
+
+    @Test
+    void serveTakesNoArgumentsAndNeedsTheFramework() throws Exception {
+        Path ortex = REPOSITORY.resolve("assembly/target/ortex/bin/ortex");
+        assertRefused(List.of(ortex.toString(), "serve", "--port", "9000"), false,
+                "ortex: serve takes no arguments (the server's settings are in conf/)");
+        assertRefused(List.of(ortex.toString(), "serve"), true,
+                "ortex: serve needs the OSGi framework's HTTP service: run it without ORTEX_MODULE_PATH=1");
+    }
+
+    private static void assertRefused(List<String> command, boolean modulePath, String message) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder(command);
+        pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+        pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        if (modulePath) {
+            pb.environment().put("ORTEX_MODULE_PATH", "1");
+        } else {
+            pb.environment().remove("ORTEX_MODULE_PATH");
+        }
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), command.toString());
+        assertEquals(2, p.exitValue(), err);
+        assertEquals("", out);
+        assertEquals(message + "\n", err);
     }
 
     private HttpResponse<String> get(String url) throws IOException, InterruptedException {

@@ -87,6 +87,10 @@ public final class Launcher {
             System.err.println("ortex: the system property ortex.home is not set (start through bin/ortex)");
             System.exit(1);
         }
+        if (args.length > 1 && args[0].equals("serve")) {
+            System.err.println("ortex: serve takes no arguments (the server's settings are in conf/)");
+            System.exit(2);
+        }
         Mode mode = Mode.of(args);
         Launcher launcher = new Launcher(Path.of(homeProperty).toAbsolutePath(), mode);
         int status;

@@ -51,9 +51,10 @@ final class SessionCompiler {
      * @param eps the EPs in priority order
      * @param plans one plan per graph, by identity
      * @param assignment which EP runs each node
+     * @param capture the EP that captures and replays the graph, or {@code null}
      */
     record Result(OnnxModel model, List<EpInstance> eps, Map<Graph, GraphPlan> plans,
-                  List<NodeAssignment> assignment) {
+                  List<NodeAssignment> assignment, GraphCapture capture) {
         /** The main graph's plan. */
         GraphPlan main() {
             return plans.get(model.graph());
@@ -88,6 +89,11 @@ final class SessionCompiler {
     static Result compile(OnnxModel source, Map<String, String> config, List<EpBinding> bindings,
                           EpContextGeneration generation) {
         OnnxModel model = SessionOptimization.apply(source, config, bindings);
+        if (generation == null) {
+            // nothing below writes the model out: the EPs may as well read the large weights from the file, so
+            // that their in-memory copies never meet what the EPs make of them
+            releaseInlineData(source, model);
+        }
         EpContextSettings settings = EpContextSettings.of(config);
         List<CompatibilityCheck.Candidate> candidates = new ArrayList<>();
         for (EpBinding b : bindings) {
@@ -114,10 +120,12 @@ final class SessionCompiler {
             List<Graph> graphs = new ArrayList<>();
             collect(model.graph(), graphs);
             Map<Graph, List<Partitioner.Group>> groups = new IdentityHashMap<>();
+            ResourceBudgets budgets = ResourceBudgets.of(eps, frozen);
             for (Graph g : graphs) {
-                groups.put(g, Partitioner.partition(g, eps, (level, msg) -> LOG.atLevel(level).log("{}: {}",
-                        model.describe(), msg)));
+                groups.put(g, Partitioner.partition(g, eps, budgets, (level, msg) -> LOG.atLevel(level).log(
+                        "{}: {}", model.describe(), msg)));
             }
+            GraphCapture capture = GraphCapture.of(eps, groups, model.describe());
             Map<Graph, List<ExecutionPlan.Compiled>> compiled = new IdentityHashMap<>();
             Map<NodeView, String[]> where = new HashMap<>();
             Path contextFolder = settings.contextFolder(model.path().orElse(null));
@@ -134,7 +142,7 @@ final class SessionCompiler {
             List<NodeAssignment> assignment = new ArrayList<>();
             assign(model.graph(), "", where, assignment);
             return new Result(model, List.copyOf(created), Collections.unmodifiableMap(plans),
-                    List.copyOf(assignment));
+                    List.copyOf(assignment), capture);
         } catch (RuntimeException e) {
             EpInstance stillCompiling = e instanceof EpFailure f ? f.abandoned() : null;
             release(created.stream().filter(i -> i != stillCompiling).toList());
@@ -152,6 +160,24 @@ final class SessionCompiler {
      * nodes in the compiled model (and are compiled again when it is loaded), as ONNX Runtime writes only the main
      * graph's EPContext nodes.
      */
+    /**
+     * Lets a model and its optimized form read their large inline initializers from the model file again when they
+     * need them rather than keep a copy in memory; see {@link OnnxModel#releaseInlineData}.
+     *
+     * @param source the model as read
+     * @param optimized the model after graph optimization, possibly {@code source} itself
+     */
+    static void releaseInlineData(OnnxModel source, OnnxModel optimized) {
+        long bytes = optimized.releaseInlineData();
+        if (optimized != source) {
+            bytes += source.releaseInlineData();
+        }
+        if (bytes > 0) {
+            LOG.debug("{}: {} bytes of initializer data left in the file, read again when needed",
+                    source.describe(), bytes);
+        }
+    }
+
     private static List<CompiledPartition> savedPartitions(OnnxModel model, List<CompiledGroup> done) {
         List<CompiledPartition> out = new ArrayList<>();
         for (CompiledGroup g : done) {

@@ -10,11 +10,16 @@ import static org.ops4j.pax.exam.karaf.options.KarafDistributionOption.karafDist
 import static org.ops4j.pax.exam.karaf.options.KarafDistributionOption.logLevel;
 
 import java.io.File;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
+import java.util.stream.Stream;
 import javax.inject.Inject;
 import org.apache.karaf.features.FeaturesService;
 import org.junit.Test;
@@ -38,7 +43,8 @@ import org.osgi.framework.BundleContext;
  * Karaf's log file. The features' {@code mvn:}
  * URLs of the Ortex bundles are served from the reactor's jars laid out as a Maven repository (nothing is installed);
  * everything else comes from Karaf's system folder or the local Maven repository. Karaf's shell is never used, so that
- * the test also passes on JDK 25.
+ * the test also passes on JDK 25. Feature {@code ortex-serve} serves a model copied into its models folder over the
+ * Open Inference Protocol on Pax Web, answering real HTTP requests on a free loopback port.
  */
 @RunWith(PaxExam.class)
 @ExamReactorStrategy(PerClass.class)
@@ -46,6 +52,10 @@ public class KarafFeaturesIT {
     private static final String MVN_CFG = "etc/org.ops4j.pax.url.mvn.cfg";
     private static final String PROPERTY_FEATURES = "ortex.features.file";
     private static final String LOGGING_CFG = "etc/org.ops4j.pax.logging.cfg";
+    private static final String PROPERTY_SERVE_PORT = "ortex.it.serve.port";
+    private static final String PROPERTY_SERVE_MODELS = "ortex.it.serve.models";
+    /** The models folder of feature ortex-serve, emptied before Karaf starts; the test writes a model into it. */
+    private static final File SERVE_MODELS = new File("target/exam-models").getAbsoluteFile();
 
     @Inject
     private BundleContext context;
@@ -56,13 +66,17 @@ public class KarafFeaturesIT {
     /**
      * Karaf from the local Maven repository, unpacked under target/exam, with pax-url pointed at the local repository,
      * Maven Central and the reactor's bundles, EventAdmin's subject lookup off (it throws on JDK 24 and later), and the
-     * runtime's configuration granting the example EP bundle virtual devices.
+     * runtime's configuration granting the example EP bundle virtual devices; Pax Web on a free port of the loopback
+     * interface, and the model server's models folder (an empty folder under target/).
      *
      * @return the options
      */
     @Configuration
-    public Option[] configuration() {
+    public Option[] configuration() throws IOException {
         String reactorRepo = new File(property("ortex.reactor.repo")).toURI().toString();
+        deleteTree(SERVE_MODELS.toPath());
+        Files.createDirectories(SERVE_MODELS.toPath());
+        String port = Integer.toString(freePort());
         return new Option[] {
             karafDistributionConfiguration()
                     .frameworkUrl(maven().groupId("org.apache.karaf").artifactId("apache-karaf")
@@ -87,7 +101,32 @@ public class KarafFeaturesIT {
             editConfigurationFilePut("etc/io.ortex.runtime.cfg", "virtual.grants", "io.ortex.ep.example"),
             editConfigurationFilePut("etc/system.properties", PROPERTY_FEATURES,
                     new File(property(PROPERTY_FEATURES)).getAbsolutePath()),
+            // feature ortex-serve: Pax Web's port and address, the server's models folder, a short poll
+            editConfigurationFilePut("etc/org.ops4j.pax.web.cfg", "org.osgi.service.http.port", port),
+            editConfigurationFilePut("etc/org.ops4j.pax.web.cfg", "org.ops4j.pax.web.listening.addresses",
+                    "127.0.0.1"),
+            editConfigurationFilePut("etc/io.ortex.serve.cfg", "models.dir", SERVE_MODELS.getPath()),
+            editConfigurationFilePut("etc/io.ortex.serve.cfg", "poll.ms", "200"),
+            editConfigurationFilePut("etc/system.properties", PROPERTY_SERVE_PORT, port),
+            editConfigurationFilePut("etc/system.properties", PROPERTY_SERVE_MODELS, SERVE_MODELS.getPath()),
         };
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    private static void deleteTree(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(root)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
     }
 
     private static String property(String key) {
@@ -131,6 +170,24 @@ public class KarafFeaturesIT {
             assertNotNull(bsn + " is installed", b);
             assertEquals(bsn + " is active", Bundle.ACTIVE, b.getState());
         }
+    }
+
+    /**
+     * Installs feature ortex-serve (which brings ortex and Pax Web's HTTP Whiteboard), copies a model into the
+     * configured models folder, and runs it over HTTP with checked outputs.
+     */
+    @Test
+    public void theServeFeatureServesAModelOverHttp() throws Exception {
+        features.addRepository(new File(property(PROPERTY_FEATURES)).toURI());
+        features.installFeature("ortex-serve");
+        for (String bsn : List.of("io.ortex.serve", "com.fasterxml.jackson.core.jackson-core")) {
+            Bundle b = bundle(bsn);
+            assertNotNull(bsn + " is installed", b);
+            assertEquals(bsn + " is active", Bundle.ACTIVE, b.getState());
+        }
+        ServeChecks.writeModel(Path.of(property(PROPERTY_SERVE_MODELS)));
+        ServeChecks.inferOverHttp(Integer.parseInt(property(PROPERTY_SERVE_PORT)));
+        awaitLogLine("models", "model '" + ServeChecks.MODEL + "' version 1 loaded");
     }
 
     /**

@@ -12,19 +12,44 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The framework properties of the distribution, read from {@code conf/config.properties}: values may refer to
- * {@code ${ortex.home}} and to other system properties with {@code ${name}}; a system property of the same name
- * overrides an entry ({@code -Dfelix.fileinstall.poll=500}).
+ * The framework properties of the distribution, read from {@code conf/config.properties} and then, when it exists,
+ * {@code conf/custom.properties}, whose entries replace those of the same name (a container image sets its HTTP
+ * address there): values may refer to {@code ${ortex.home}} and to other system properties with {@code ${name}}; a
+ * system property of the same name overrides an entry of either file ({@code -Dfelix.fileinstall.poll=500}).
  */
 final class FrameworkProperties {
     /** The launcher's own key: the bundle symbolic names started last, in this order (extenders and watchers). */
     static final String START_LAST = "ortex.start.last";
     /** The launcher's own key: the bundle symbolic names started only for the interactive shell. */
     static final String SHELL_ONLY = "ortex.shell.bundles";
+    /** The launcher's own key: those of the shell-only bundles that {@code ortex serve} starts (no console). */
+    static final String SERVE = "ortex.serve.bundles";
+
+    /** The file of the distribution's framework properties, in {@code conf/}. */
+    static final String FILE = "config.properties";
+    /** The optional file in {@code conf/} whose entries replace those of {@value #FILE}. */
+    static final String CUSTOM_FILE = "custom.properties";
 
     private static final Pattern VARIABLE = Pattern.compile("\\$\\{([^}]+)}");
 
     private FrameworkProperties() {
+    }
+
+    /**
+     * Reads {@value #FILE} of a configuration folder, then {@value #CUSTOM_FILE} over it when that exists.
+     *
+     * @param conf the {@code conf/} folder
+     * @param variables where {@code ${name}} values come from (system properties and {@code ortex.home})
+     * @return the entries, in no particular order
+     * @throws IOException when a file cannot be read
+     */
+    static Map<String, String> readAll(Path conf, UnaryOperator<String> variables) throws IOException {
+        Map<String, String> out = read(conf.resolve(FILE), variables);
+        Path custom = conf.resolve(CUSTOM_FILE);
+        if (Files.isRegularFile(custom)) {
+            out.putAll(read(custom, variables));
+        }
+        return out;
     }
 
     /**

@@ -27,6 +27,8 @@ import org.osgi.framework.launch.FrameworkFactory;
  * Starts the distribution: Felix with the bundles of {@code bundle/} (FileInstall, started among the last, then
  * installs what {@code deploy/} holds and applies the {@code .cfg} files of {@code conf/} and {@code deploy/}).
  * Without arguments, or with {@code shell}, it starts the Gogo shell and runs until the shell or the framework stops.
+ * With {@code serve} it starts the model server without a console (standard input is not read) and runs until the
+ * process is stopped (SIGTERM, as a container runtime stops it).
  * With a verb ({@code run}, {@code eps}, ...) it runs that one command through the shell bundle's
  * {@code io.ortex.shell.CommandLine} service, stops the framework and exits with the command's status, so the
  * command line and the shell always see the same bundles. Each run has its own framework cache, deleted at exit, so
@@ -42,18 +44,42 @@ public final class Launcher {
     /** How long a verb waits for the command-line service to appear. */
     static final long SERVICE_WAIT_MS = 30_000;
 
-    private final Path home;
-    private final boolean shell;
+    /** How the distribution runs: which of the shell-only bundles start, and whether it waits for a stop. */
+    enum Mode {
+        /** The Gogo console and the model server, until the shell or the framework stops. */
+        SHELL,
+        /** The model server without a console, until the process is stopped. */
+        SERVE,
+        /** One command, then exit with its status. */
+        VERB;
 
-    private Launcher(Path home, boolean shell) {
+        /**
+         * Chooses the mode of a command line.
+         *
+         * @param args the launcher's arguments
+         * @return the mode
+         */
+        static Mode of(String... args) {
+            if (args.length == 0 || args.length == 1 && args[0].equals("shell")) {
+                return SHELL;
+            }
+            return args.length == 1 && args[0].equals("serve") ? SERVE : VERB;
+        }
+    }
+
+    private final Path home;
+    private final Mode mode;
+
+    private Launcher(Path home, Mode mode) {
         this.home = home;
-        this.shell = shell;
+        this.mode = mode;
     }
 
     /**
      * Runs the distribution.
      *
-     * @param args nothing or {@code shell} for the Gogo shell; otherwise a verb and its arguments
+     * @param args nothing or {@code shell} for the Gogo shell, {@code serve} for the model server alone; otherwise a
+     *     verb and its arguments
      */
     public static void main(String[] args) {
         String homeProperty = System.getProperty("ortex.home");
@@ -61,11 +87,15 @@ public final class Launcher {
             System.err.println("ortex: the system property ortex.home is not set (start through bin/ortex)");
             System.exit(1);
         }
-        boolean shell = args.length == 0 || args.length == 1 && args[0].equals("shell");
-        Launcher launcher = new Launcher(Path.of(homeProperty).toAbsolutePath(), shell);
+        if (args.length > 1 && args[0].equals("serve")) {
+            System.err.println("ortex: serve takes no arguments (the server's settings are in conf/)");
+            System.exit(2);
+        }
+        Mode mode = Mode.of(args);
+        Launcher launcher = new Launcher(Path.of(homeProperty).toAbsolutePath(), mode);
         int status;
         try {
-            status = launcher.launch(shell ? List.of() : List.of(args));
+            status = launcher.launch(mode == Mode.VERB ? List.of(args) : List.of());
         } catch (Exception e) {
             System.err.println("ortex: the framework failed: " + e.getMessage());
             if (Arrays.asList(args).contains("--verbose")) {
@@ -80,7 +110,7 @@ public final class Launcher {
         Path cache = Files.createTempDirectory("ortex-felix-");
         Framework framework = null;
         try {
-            Map<String, String> props = new HashMap<>(FrameworkProperties.read(home.resolve("conf/config.properties"),
+            Map<String, String> props = new HashMap<>(FrameworkProperties.readAll(home.resolve("conf"),
                     name -> name.equals("ortex.home") ? home.toString() : System.getProperty(name)));
             props.put(Constants.FRAMEWORK_STORAGE, cache.toString());
             Map<String, String> env = CommandEnvironment.of(verb);
@@ -101,7 +131,7 @@ public final class Launcher {
             framework.start();
             startBundles(framework.getBundleContext(), props);
             int status;
-            if (shell) {
+            if (mode != Mode.VERB) {
                 framework.waitForStop(0);
                 status = 0;
             } else {
@@ -125,12 +155,14 @@ public final class Launcher {
     /**
      * Installs every jar of {@code bundle/}, then starts them: the others first, then those named by
      * {@value FrameworkProperties#START_LAST} in that order (FileInstall before SCR, so that the {@code .cfg} files are
-     * in ConfigAdmin when the components activate), and the shell-only bundles last and only for the shell.
+     * in ConfigAdmin when the components activate), and the shell-only bundles last: all of them for the shell, those
+     * also named by {@value FrameworkProperties#SERVE} for {@code serve}, none for a verb.
      */
     private void startBundles(BundleContext context, Map<String, String> props) throws IOException,
             BundleException {
         List<String> last = list(props.get(FrameworkProperties.START_LAST));
         List<String> shellOnly = list(props.get(FrameworkProperties.SHELL_ONLY));
+        List<String> serve = list(props.get(FrameworkProperties.SERVE));
         List<Bundle> bundles = new ArrayList<>();
         try (Stream<Path> jars = Files.list(home.resolve("bundle"))) {
             for (Path jar : jars.filter(p -> p.getFileName().toString().endsWith(".jar")).sorted().toList()) {
@@ -143,7 +175,13 @@ public final class Launcher {
         bundles.sort(Comparator.comparingInt(b -> order.indexOf(b.getSymbolicName())));
         for (Bundle b : bundles) {
             boolean fragment = b.getHeaders("").get(Constants.FRAGMENT_HOST) != null;
-            if (fragment || !shell && shellOnly.contains(b.getSymbolicName())) {
+            String bsn = b.getSymbolicName();
+            boolean started = switch (mode) {
+                case SHELL -> true;
+                case SERVE -> !shellOnly.contains(bsn) || serve.contains(bsn);
+                case VERB -> !shellOnly.contains(bsn);
+            };
+            if (fragment || !started) {
                 continue;
             }
             if (shellOnly.contains(b.getSymbolicName())) {

@@ -24,6 +24,22 @@ class FrameworkPropertiesTest {
     }
 
     @Test
+    void customPropertiesReplaceEntriesAndSystemPropertiesStillWin(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("config.properties"), "org.apache.felix.http.host=127.0.0.1\n"
+                + "org.osgi.service.http.port=8080\nfelix.log.level=1\n");
+        Map<String, String> vars = Map.of("ortex.home", "/opt/ortex", "org.osgi.service.http.port", "9000");
+        assertEquals("127.0.0.1", FrameworkProperties.readAll(dir, vars::get).get("org.apache.felix.http.host"));
+
+        Files.writeString(dir.resolve("custom.properties"), "org.apache.felix.http.host=0.0.0.0\n"
+                + "org.osgi.service.http.port=8081\nortex.models=${ortex.home}/models\n");
+        Map<String, String> p = FrameworkProperties.readAll(dir, vars::get);
+        assertEquals("0.0.0.0", p.get("org.apache.felix.http.host"));
+        assertEquals("9000", p.get("org.osgi.service.http.port"));
+        assertEquals("1", p.get("felix.log.level"));
+        assertEquals("/opt/ortex/models", p.get("ortex.models"));
+    }
+
+    @Test
     void aVariableWithoutValueNamesTheFileAndEntry(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("config.properties");
         Files.writeString(file, "a=${nowhere}/x\n");

@@ -58,6 +58,8 @@ public final class ModelRepository implements AutoCloseable {
     private final Map<String, ModelState> models = new ConcurrentSkipListMap<>();
     private final Object lock = new Object();
     private final EpDeviceListener epListener = new EpListener();
+    /** The model files lying at the top of the folder that a warning named already (they are not served). */
+    private final Set<String> strayFilesNamed = new HashSet<>();
     private ScheduledExecutorService watcher;
     private volatile boolean scanned;
     private boolean closed;
@@ -224,6 +226,10 @@ public final class ModelRepository implements AutoCloseable {
                     if (validName(name) && Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
                         seen.add(name);
                         refresh(name, dir, trustNow, false);
+                    } else if (name.endsWith(".onnx") && Files.isRegularFile(dir) && strayFilesNamed.add(name)) {
+                        // a model file where a model folder belongs, as a storage URI naming one file leaves it
+                        LOG.warn("{} in the models folder {} is not served: a model is a folder NAME/VERSION/{}",
+                                Names.quote(name), root, MODEL_FILE);
                     }
                 }
             } catch (IOException e) {

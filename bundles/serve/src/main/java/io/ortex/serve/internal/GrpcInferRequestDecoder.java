@@ -93,6 +93,10 @@ public final class GrpcInferRequestDecoder {
     }
 
     private static long[] shape(InferInputTensor in) {
+        if (in.getShapeCount() > InferRequestDecoder.MAX_NESTING) {
+            throw ProtocolException.badRequest("input " + Names.quote(in.getName()) + ": shape has "
+                    + in.getShapeCount() + " dimensions, more than " + InferRequestDecoder.MAX_NESTING);
+        }
         long[] shape = new long[in.getShapeCount()];
         for (int d = 0; d < shape.length; d++) {
             shape[d] = in.getShape(d);

@@ -263,6 +263,14 @@ class GrpcInferenceServiceTest {
         refused(Status.Code.INVALID_ARGUMENT, ModelInferRequest.newBuilder(calcRequest()).setInputs(0,
                 input("a", "FP32", 2, -3).setContents(fp32(1, 2, 3, 4, 5, 6))).build(),
                 "input 'a': shape element -3 is not a dimension");
+        InferInputTensor.Builder deep = input("a", "FP32").setContents(fp32(1));
+        for (int i = 0; i < 100; i++) {
+            deep.addShape(1);
+        }
+        refused(Status.Code.INVALID_ARGUMENT, ModelInferRequest.newBuilder(calcRequest()).setInputs(0, deep).build(),
+                "input 'a': shape has 100 dimensions, more than 64");
+        refused(Status.Code.INVALID_ARGUMENT, ModelInferRequest.newBuilder(calcRequest())
+                .addInputs(input("a\nb", "FP32", 1).setContents(fp32(1))).build(), "model 'calc' has no input 'a\\nb'");
         // raw contents of the wrong length, or not one per input, or beside typed contents
         ModelInferRequest.Builder raw = ModelInferRequest.newBuilder().setModelName("calc")
                 .addInputs(input("a", "FP32", 1, 3)).addInputs(input("b", "FP32", 1, 3));

@@ -322,6 +322,16 @@ class GrpcInferenceServiceTest {
     }
 
     @Test
+    void aTakenPortIsAnErrorThatNamesIt() {
+        IOException e = assertThrows(IOException.class, () -> GrpcServer.start("127.0.0.1", server.port(), MAX_MESSAGE,
+                new GrpcInferenceService(new InferenceCore(repository, metrics, "0.1.0"),
+                        new GrpcInferRequestDecoder(1))));
+        assertTrue(String.valueOf(e.getMessage()).contains(Integer.toString(server.port())), e.getMessage());
+        // the running server is not disturbed
+        assertTrue(stub.serverLive(ServerLiveRequest.getDefaultInstance()).getLive());
+    }
+
+    @Test
     void servesConcurrentCallersGoodAndBad() throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(8);
         try {

@@ -13,6 +13,8 @@ import inference.GrpcPredictV2.ServerMetadataRequest;
 import inference.GrpcPredictV2.ServerMetadataResponse;
 import inference.GrpcPredictV2.ServerReadyRequest;
 import inference.GrpcPredictV2.ServerReadyResponse;
+import io.grpc.BindableService;
+import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import io.ortex.api.Names;
@@ -28,12 +30,13 @@ import org.slf4j.LoggerFactory;
  * failure becomes {@code INTERNAL} with a one-line message and is logged. No stack trace reaches the client. Thread
  * safe.
  */
-public final class GrpcInferenceService extends GRPCInferenceServiceGrpc.GRPCInferenceServiceImplBase {
+public final class GrpcInferenceService implements BindableService {
     private static final Logger LOG = LoggerFactory.getLogger("io.ortex.serve.grpc");
 
     private final InferenceCore core;
     private final GrpcInferRequestDecoder decoder;
     private final GrpcInferResponseEncoder encoder = new GrpcInferResponseEncoder();
+    private final Rpcs rpcs = new Rpcs();
 
     /**
      * Creates the service.
@@ -46,48 +49,14 @@ public final class GrpcInferenceService extends GRPCInferenceServiceGrpc.GRPCInf
         this.decoder = decoder;
     }
 
-    /** {@inheritDoc} */
+    /**
+     * Binds the service's six RPCs.
+     *
+     * @return the service definition for a gRPC server
+     */
     @Override
-    public void serverLive(ServerLiveRequest request, StreamObserver<ServerLiveResponse> response) {
-        answer("ServerLive", response, () -> ServerLiveResponse.newBuilder().setLive(true).build());
-    }
-
-    /** {@inheritDoc} */
-    @Override
-    public void serverReady(ServerReadyRequest request, StreamObserver<ServerReadyResponse> response) {
-        answer("ServerReady", response, () -> ServerReadyResponse.newBuilder().setReady(core.ready()).build());
-    }
-
-    /** {@inheritDoc} */
-    @Override
-    public void modelReady(ModelReadyRequest request, StreamObserver<ModelReadyResponse> response) {
-        answer("ModelReady", response, () -> ModelReadyResponse.newBuilder()
-                .setReady(core.modelReady(request.getName(), request.getVersion())).build());
-    }
-
-    /** {@inheritDoc} */
-    @Override
-    public void serverMetadata(ServerMetadataRequest request, StreamObserver<ServerMetadataResponse> response) {
-        answer("ServerMetadata", response, () -> ServerMetadataResponse.newBuilder()
-                .setName(InferenceCore.SERVER_NAME)
-                .setVersion(core.serverVersion())
-                .addAllExtensions(InferenceCore.EXTENSIONS)
-                .build());
-    }
-
-    /** {@inheritDoc} */
-    @Override
-    public void modelMetadata(ModelMetadataRequest request, StreamObserver<ModelMetadataResponse> response) {
-        answer("ModelMetadata", response, () -> {
-            InferenceCore.ModelMetadata m = core.metadata(request.getName(), request.getVersion());
-            return ModelMetadataResponse.newBuilder()
-                    .setName(m.name())
-                    .addVersions(m.version())
-                    .setPlatform(InferenceCore.PLATFORM)
-                    .addAllInputs(tensors(m.inputs()))
-                    .addAllOutputs(tensors(m.outputs()))
-                    .build();
-        });
+    public ServerServiceDefinition bindService() {
+        return GRPCInferenceServiceGrpc.bindService(rpcs);
     }
 
     private static List<ModelMetadataResponse.TensorMetadata> tensors(List<InferenceCore.TensorMetadata> list) {
@@ -101,11 +70,88 @@ public final class GrpcInferenceService extends GRPCInferenceServiceGrpc.GRPCInf
         }).toList();
     }
 
-    /** {@inheritDoc} */
-    @Override
-    public void modelInfer(ModelInferRequest request, StreamObserver<ModelInferResponse> response) {
-        answer("ModelInfer", response, () -> core.infer(request.getModelName(), request.getModelVersion(),
-                () -> decoder.decode(request), encoder::encode));
+    /** The RPCs of the generated service interface, each answering through {@link #answer}. */
+    private final class Rpcs implements GRPCInferenceServiceGrpc.AsyncService {
+        /**
+         * Answers that the server is live: it is, whenever it can answer.
+         *
+         * @param request the request
+         * @param response where the answer or the status goes
+         */
+        @Override
+        public void serverLive(ServerLiveRequest request, StreamObserver<ServerLiveResponse> response) {
+            answer("ServerLive", response, () -> ServerLiveResponse.newBuilder().setLive(true).build());
+        }
+
+        /**
+         * Answers whether the server is ready: the models folder was scanned once.
+         *
+         * @param request the request
+         * @param response where the answer or the status goes
+         */
+        @Override
+        public void serverReady(ServerReadyRequest request, StreamObserver<ServerReadyResponse> response) {
+            answer("ServerReady", response, () -> ServerReadyResponse.newBuilder().setReady(core.ready()).build());
+        }
+
+        /**
+         * Answers whether a model (version) is loaded; an invalid name or version is INVALID_ARGUMENT.
+         *
+         * @param request the request
+         * @param response where the answer or the status goes
+         */
+        @Override
+        public void modelReady(ModelReadyRequest request, StreamObserver<ModelReadyResponse> response) {
+            answer("ModelReady", response, () -> ModelReadyResponse.newBuilder()
+                    .setReady(core.modelReady(request.getName(), request.getVersion())).build());
+        }
+
+        /**
+         * Answers the server's name, version and protocol extensions.
+         *
+         * @param request the request
+         * @param response where the answer or the status goes
+         */
+        @Override
+        public void serverMetadata(ServerMetadataRequest request, StreamObserver<ServerMetadataResponse> response) {
+            answer("ServerMetadata", response, () -> ServerMetadataResponse.newBuilder()
+                    .setName(InferenceCore.SERVER_NAME)
+                    .setVersion(core.serverVersion())
+                    .addAllExtensions(InferenceCore.EXTENSIONS)
+                    .build());
+        }
+
+        /**
+         * Answers a model's versions, platform, inputs and outputs; NOT_FOUND when there is no such model.
+         *
+         * @param request the request
+         * @param response where the answer or the status goes
+         */
+        @Override
+        public void modelMetadata(ModelMetadataRequest request, StreamObserver<ModelMetadataResponse> response) {
+            answer("ModelMetadata", response, () -> {
+                InferenceCore.ModelMetadata m = core.metadata(request.getName(), request.getVersion());
+                return ModelMetadataResponse.newBuilder()
+                        .setName(m.name())
+                        .addVersions(m.version())
+                        .setPlatform(InferenceCore.PLATFORM)
+                        .addAllInputs(tensors(m.inputs()))
+                        .addAllOutputs(tensors(m.outputs()))
+                        .build();
+            });
+        }
+
+        /**
+         * Runs an inference; a request that does not fit the protocol or the model is INVALID_ARGUMENT.
+         *
+         * @param request the request
+         * @param response where the answer or the status goes
+         */
+        @Override
+        public void modelInfer(ModelInferRequest request, StreamObserver<ModelInferResponse> response) {
+            answer("ModelInfer", response, () -> core.infer(request.getModelName(), request.getModelVersion(),
+                    () -> decoder.decode(request), encoder::encode));
+        }
     }
 
     /** Answers with the value, or with the status a failure stands for. */

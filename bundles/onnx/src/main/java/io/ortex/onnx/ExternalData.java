@@ -20,14 +20,16 @@ import java.nio.file.StandardOpenOption;
 /**
  * Initializer data stored outside the model file ({@code data_location = EXTERNAL}): the {@code location},
  * {@code offset} and {@code length} entries, resolved against one folder. A location that is absolute, climbs out
- * of the folder, or leads out of it through a symbolic link is refused. Files are memory-mapped, so large weights
- * are not copied onto the heap until a tensor is decoded.
+ * of the folder, or leads out of it through a symbolic link is refused. Tensors are decoded from the file through a
+ * small buffer; {@link #bytes} maps large ranges for EPs that copy raw weights to memory of their own.
  */
 public final class ExternalData {
     /** Ranges shorter than this are read onto the heap rather than mapped. */
     public static final long MAP_THRESHOLD = 1 << 16;
     /** The longest range mapped or read as one buffer; longer tensors are decoded in pieces of this size. */
     public static final long MAX_MAPPING = 1L << 30;
+    /** How much of an external file {@link #read(TensorProto, ExternalDataInfo)} reads at a time. */
+    public static final int READ_CHUNK = 1 << 20;
 
     private ExternalData() {
     }
@@ -142,40 +144,98 @@ public final class ExternalData {
     }
 
     /**
-     * Reads a tensor from its external file.
+     * Reads a tensor from its external file, through a heap buffer of at most {@link #READ_CHUNK} bytes: the file is
+     * not mapped, so its pages do not stay in the process's resident memory after the tensor is decoded.
      *
      * @param proto the tensor message
      * @param info where its data lives, from {@link #locate}
      * @return the tensor
      */
     public static Tensor read(TensorProto proto, ExternalDataInfo info) {
-        return read(proto, info, MAX_MAPPING);
+        return read(proto, info, READ_CHUNK);
     }
 
-    /** Reads a tensor, mapping at most {@code chunkBytes} (a multiple of 8) at a time. */
-    static Tensor read(TensorProto proto, ExternalDataInfo info, long chunkBytes) {
+    /** Reads a tensor, {@code chunkBytes} (a multiple of 8) at a time. */
+    static Tensor read(TensorProto proto, ExternalDataInfo info, int chunkBytes) {
+        try (FileChannel ch = FileChannel.open(info.file(), StandardOpenOption.READ)) {
+            return read(proto, info, ch, chunkBytes);
+        } catch (IOException e) {
+            throw new InvalidModelException("initializer " + Names.quote(proto.getName())
+                    + ": cannot read external file " + info.file() + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * Reads a tensor through a file already open, which {@code info} names for messages.
+     *
+     * @param proto the tensor message
+     * @param info where its data lives
+     * @param ch the open file
+     * @return the tensor
+     */
+    static Tensor read(TensorProto proto, ExternalDataInfo info, FileChannel ch) {
+        return read(proto, info, ch, READ_CHUNK);
+    }
+
+    private static Tensor read(TensorProto proto, ExternalDataInfo info, FileChannel ch, int chunkBytes) {
         String name = proto.getName();
+        String what = "initializer " + Names.quote(name);
         ElementType type = TensorCodec.elementType(proto);
         TensorCodec.requireNumeric(name, type, "an external file");
         long[] shape = TensorCodec.shape(proto);
         int count = TensorCodec.elementCount(proto, shape);
         long expected = TensorCodec.byteCount(type, count);
         if (info.length() != expected) {
-            throw new InvalidModelException("initializer " + Names.quote(name) + " of type " + type + " and shape "
+            throw new InvalidModelException(what + " of type " + type + " and shape "
                     + Tensor.shapeString(shape) + " needs " + expected + " bytes, its external data has "
                     + info.length());
         }
-        if (expected <= chunkBytes || type.bitWidth() < 8) {
-            return TensorCodec.fromBytes(name, type, shape, count, bytes(info, "initializer " + Names.quote(name)));
+        try {
+            if (info.offset() + expected > ch.size()) {
+                throw new InvalidModelException(what + ": external file " + info.file() + " has " + ch.size()
+                        + " bytes, fewer than offset " + info.offset() + " + length " + expected);
+            }
+            if (type.bitWidth() < 8) {
+                // packed elements: small enough to read whole, and decoded in one piece
+                ByteBuffer all = ByteBuffer.allocate((int) expected);
+                if (!readFully(ch, all, info.offset())) {
+                    throw new InvalidModelException(what + ": external file " + info.file() + " ended early");
+                }
+                return TensorCodec.fromBytes(name, type, shape, count, all.flip());
+            }
+            Object data = Array.newInstance(type.storage().getComponentType(), count);
+            ByteBuffer chunk = ByteBuffer.allocate((int) Math.min(chunkBytes, Math.max(expected, 1)));
+            for (long done = 0; done < expected; done += chunk.limit()) {
+                chunk.clear().limit((int) Math.min(chunk.capacity(), expected - done));
+                if (!readFully(ch, chunk, info.offset() + done)) {
+                    throw new InvalidModelException(what + ": external file " + info.file() + " ended early");
+                }
+                TensorCodec.decodeInto(type, chunk.flip(), data, (int) (done / type.byteSize()));
+            }
+            return Tensor.of(type, shape, data);
+        } catch (IOException e) {
+            throw new InvalidModelException(what + ": cannot read external file " + info.file() + ": "
+                    + e.getMessage());
         }
-        Object data = Array.newInstance(type.storage().getComponentType(), count);
-        for (long done = 0; done < expected; done += chunkBytes) {
-            long n = Math.min(chunkBytes, expected - done);
-            ExternalDataInfo part = new ExternalDataInfo(info.file(), info.offset() + done, n);
-            TensorCodec.decodeInto(type, bytes(part, "initializer " + Names.quote(name)), data,
-                    (int) (done / type.byteSize()));
+    }
+
+    /**
+     * Fills a buffer's remaining space from a file.
+     *
+     * @param ch the file
+     * @param into the buffer
+     * @param position where in the file the buffer's position lies
+     * @return false when the file ended first
+     * @throws IOException when the file cannot be read
+     */
+    static boolean readFully(FileChannel ch, ByteBuffer into, long position) throws IOException {
+        long start = position - into.position();
+        while (into.hasRemaining()) {
+            if (ch.read(into, start + into.position()) < 0) {
+                return false;
+            }
         }
-        return Tensor.of(type, shape, data);
+        return true;
     }
 
     /**

@@ -41,7 +41,7 @@ public final class Graph implements GraphView {
     public static final int MAX_NESTING = ResourceLimits.DEFAULT_NESTING_DEPTH;
 
     private final OnnxModel model;
-    private final GraphProto proto;
+    private volatile GraphProto proto;
     private final Graph outer;
     private final Node parentNode;
     private final Map<String, Value> values = new LinkedHashMap<>();
@@ -433,6 +433,11 @@ public final class Graph implements GraphView {
      */
     public GraphProto proto() {
         return proto;
+    }
+
+    /** Replaces the message by one that differs only in where initializer data lives. */
+    void replaceProto(GraphProto replacement) {
+        this.proto = replacement;
     }
 
     /**

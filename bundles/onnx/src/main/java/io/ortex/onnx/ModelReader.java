@@ -8,6 +8,7 @@ import io.ortex.api.NotImplementedException;
 import io.ortex.api.ResourceLimits;
 import io.ortex.onnx.proto.Onnx.ModelProto;
 import io.ortex.onnx.proto.Onnx.OperatorSetIdProto;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -62,7 +63,7 @@ public final class ModelReader {
                         + ResourceLimits.bytes(size) + ", more than the limit of "
                         + ResourceLimits.bytes(limits.modelBytes()) + " (" + ResourceLimits.MODEL_BYTES + ")");
             }
-            proto = parse(CodedInputStream.newInstance(in), "model " + file, limits);
+            proto = parse(CodedInputStream.newInstance(new SmallReads(in)), "model " + file, limits);
         } catch (NoSuchFileException e) {
             throw new InvalidModelException(ErrorCode.NO_SUCH_FILE, "model " + file + " does not exist", e);
         } catch (IOException e) {
@@ -121,6 +122,24 @@ public final class ModelReader {
      */
     public static OnnxModel rewrite(OnnxModel model, ModelProto proto) {
         return validate(proto, model.path().orElse(null), model.externalFolder().orElse(null), model.limits());
+    }
+
+    /**
+     * Hands the parser at most 1 MiB per read. Protobuf reads a large field (a weight's {@code raw_data}) in one
+     * call, and the JDK copies a file read through a native buffer of the size asked for, which would briefly double
+     * the largest weight outside the heap.
+     */
+    private static final class SmallReads extends FilterInputStream {
+        private static final int MAX_READ = 1 << 20;
+
+        SmallReads(InputStream in) {
+            super(in);
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            return in.read(b, off, Math.min(len, MAX_READ));
+        }
     }
 
     private static ModelProto parse(CodedInputStream in, String what, ResourceLimits limits) throws IOException {

@@ -1,29 +1,44 @@
 package io.ortex.onnx;
 
 import io.ortex.api.ElementType;
+import io.ortex.api.ErrorCode;
 import io.ortex.api.InvalidModelException;
 import io.ortex.api.Names;
 import io.ortex.api.NotImplementedException;
 import io.ortex.api.ResourceLimits;
 import io.ortex.api.Tensor;
 import io.ortex.api.spi.ExternalDataInfo;
+import io.ortex.api.spi.ValueView;
+import io.ortex.onnx.proto.Onnx.GraphProto;
 import io.ortex.onnx.proto.Onnx.ModelProto;
 import io.ortex.onnx.proto.Onnx.OperatorSetIdProto;
 import io.ortex.onnx.proto.Onnx.StringStringEntryProto;
 import io.ortex.onnx.proto.Onnx.TensorProto;
+import java.io.IOException;
+import java.lang.ref.Cleaner;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 
 /**
  * A loaded and validated ONNX model: the message, where it came from, its opset imports and metadata, and its
- * main {@link Graph}. Created by {@link ModelReader}; immutable and thread safe.
+ * main {@link Graph}. Created by {@link ModelReader}; thread safe, and immutable but for
+ * {@link #releaseInlineData}, which changes where initializer data is read from, never what it is.
  */
 public final class OnnxModel {
-    private final ModelProto proto;
+    /** Below this many bytes an initializer's data stays in memory when the rest is released. */
+    static final int RELEASE_THRESHOLD = 1 << 16;
+
+    private volatile ModelProto proto;
     private final Path path;
     private final Path externalFolder;
     private final String description;
@@ -32,6 +47,15 @@ public final class OnnxModel {
     private final Graph graph;
     private final ResourceLimits limits;
     private long initializerBytes;
+    /** Closes the model files that released data is read from once their model is unreachable. */
+    private static final Cleaner FILES = Cleaner.create();
+
+    /** The messages {@link #releaseInlineData} made, each with its range of the model file. */
+    private final Map<TensorProto, InlineData.Range> released = new IdentityHashMap<>();
+    /** The model file, open from the first release on, or {@code null}. */
+    private FileChannel releasedFile;
+    /** The model file's size when its data was released. */
+    private long releasedSize;
 
     OnnxModel(ModelProto proto, Path path, Path externalFolder, ResourceLimits limits) {
         this.proto = proto;
@@ -159,10 +183,149 @@ public final class OnnxModel {
      * @return the tensor
      */
     public Tensor decode(TensorProto t) {
+        Tensor again = decodeReleased(t);
+        if (again != null) {
+            return again;
+        }
         if (ExternalData.isExternal(t)) {
             return ExternalData.read(t, ExternalData.locate(t, externalFolder, description));
         }
         return TensorCodec.fromProto(t);
+    }
+
+    /**
+     * Lets go of the in-memory copy of the main graph's larger initializers that the model file holds inline, once
+     * a session has compiled them: each is then read again from its place in the file when it is asked for (when a
+     * session moves to other EPs, say), as external data would be. Only data whose bytes in the file are checked to
+     * be the bytes in memory is released. The file stays open while the model is reachable, so the data can still be
+     * read after the path is deleted or replaced by another file; a file that changes size is refused. A model read
+     * from bytes keeps everything. Safe to call more than once and from several threads.
+     *
+     * @return the number of bytes released
+     */
+    public synchronized long releaseInlineData() {
+        if (path == null || externalFolder == null || !externalFolder.equals(path.getParent())) {
+            return 0;
+        }
+        List<Value> candidates = new ArrayList<>();
+        for (ValueView v : graph.initializers()) {
+            TensorProto t = ((Value) v).initializerProto();
+            if (!ExternalData.isExternal(t) && t.getRawData().size() >= RELEASE_THRESHOLD) {
+                candidates.add((Value) v);
+            }
+        }
+        if (candidates.isEmpty()) {
+            return 0;
+        }
+        Map<String, TensorProto> replaced = new HashMap<>();
+        FileChannel ch = releasedFile;
+        try {
+            if (ch == null) {
+                ch = FileChannel.open(path, StandardOpenOption.READ);
+            } else if (ch.size() != releasedSize) {
+                return 0;
+            }
+            Map<String, InlineData.Range> ranges = InlineData.locate(ch);
+            for (Value v : candidates) {
+                TensorProto t = v.initializerProto();
+                InlineData.Range r = ranges.get(t.getName());
+                if (r != null && InlineData.holds(ch, r, t.getRawData())) {
+                    TensorProto external = pointingIntoFile(t, r);
+                    replaced.put(t.getName(), external);
+                    released.put(external, r);
+                }
+            }
+            if (releasedFile == null && !replaced.isEmpty()) {
+                releasedFile = ch;
+                releasedSize = ch.size();
+                FILES.register(this, new Closer(ch));
+            }
+        } catch (IOException e) {
+            // the file cannot be read again now: keep everything in memory
+            replaced.clear();
+        } finally {
+            if (ch != null && ch != releasedFile) {
+                Closer.close(ch);
+            }
+        }
+        if (replaced.isEmpty()) {
+            return 0;
+        }
+        long bytes = 0;
+        for (Value v : candidates) {
+            TensorProto t = replaced.get(v.name());
+            if (t != null) {
+                bytes += v.initializerProto().getRawData().size();
+                v.setInitializer(t);
+            }
+        }
+        GraphProto.Builder g = graph.proto().toBuilder();
+        for (int i = 0; i < g.getInitializerCount(); i++) {
+            TensorProto t = replaced.get(g.getInitializer(i).getName());
+            if (t != null) {
+                g.setInitializer(i, t);
+            }
+        }
+        graph.replaceProto(g.build());
+        proto = proto.toBuilder().setGraph(graph.proto()).build();
+        return bytes;
+    }
+
+    /** Closes a model file; holds no reference to its model, so that the model can become unreachable. */
+    private record Closer(FileChannel channel) implements Runnable {
+        @Override
+        public void run() {
+            close(channel);
+        }
+
+        static void close(FileChannel channel) {
+            try {
+                channel.close();
+            } catch (IOException e) {
+                // nothing was written: nothing is lost
+            }
+        }
+    }
+
+    /** A tensor message like {@code t}, its data an external range of the model file. */
+    private TensorProto pointingIntoFile(TensorProto t, InlineData.Range r) {
+        return t.toBuilder().clearRawData().clearExternalData()
+                .setDataLocation(TensorProto.DataLocation.EXTERNAL)
+                .addExternalData(entry("location", path.getFileName().toString()))
+                .addExternalData(entry("offset", Long.toString(r.offset())))
+                .addExternalData(entry("length", Long.toString(r.length())))
+                .build();
+    }
+
+    private static StringStringEntryProto entry(String key, String value) {
+        return StringStringEntryProto.newBuilder().setKey(key).setValue(value).build();
+    }
+
+    /**
+     * Reads released data again through the file opened when it was released, which still holds the bytes after the
+     * path is deleted or replaced; or returns {@code null} when {@code t} was not released.
+     */
+    private Tensor decodeReleased(TensorProto t) {
+        InlineData.Range r;
+        FileChannel ch;
+        synchronized (this) {
+            r = released.get(t);
+            ch = releasedFile;
+        }
+        if (r == null) {
+            return null;
+        }
+        String what = description + ": initializer " + Names.quote(t.getName());
+        try {
+            if (ch.size() != releasedSize) {
+                throw new InvalidModelException(what + " cannot be read again: the file changed size after its "
+                        + "session was created; create the session anew");
+            }
+        } catch (IOException e) {
+            throw new InvalidModelException(ErrorCode.NO_SUCH_FILE, what + " cannot be read again: "
+                    + e.getMessage(), e);
+        }
+        return ExternalData.read(t, new ExternalDataInfo(path, r.offset(), r.length()), ch);
     }
 
     Optional<ExternalDataInfo> externalInfo(TensorProto t) {

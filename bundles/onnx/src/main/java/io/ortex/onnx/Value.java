@@ -23,7 +23,7 @@ public final class Value implements ValueView {
     private Node producer;
     private int producerOutput = -1;
     private final List<NodeView> consumers = new ArrayList<>();
-    private TensorProto initializer;
+    private volatile TensorProto initializer;
     private boolean graphInput;
     private boolean graphOutput;
 

@@ -201,7 +201,7 @@ class ExternalDataTest {
     }
 
     @Test
-    void decodesInPiecesWhenLargerThanOneMapping() throws IOException {
+    void decodesInPiecesWhenLargerThanOneRead() throws IOException {
         write(folder, "w.bin", floatBytes(1000));
         TensorProto t = external("w", "w.bin", 0, 4000, 10, 100);
         Tensor whole = ExternalData.read(t, ExternalData.locate(t, folder, MODEL), 4000);

@@ -116,6 +116,35 @@ class MainRunTest {
     }
 
     @Test
+    void epsVerboseSaysWhyEachEpDoesNotOfferADevice() throws IOException {
+        Cli text = Cli.run("eps", "--verbose", "--env", "allow_virtual_devices=1");
+        assertEquals(0, text.status(), text.toString());
+        int heading = text.outLines().indexOf("DEVICES NOT OFFERED (what each EP's factory says)");
+        assertTrue(heading > 0, text.toString());
+        List<String> lines = text.outLines().subList(heading + 1, text.outLines().size());
+        // the example EP's own reasons for this machine's CPU, and the CPU EP's for the example EP's virtual NPU
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("  ExampleExecutionProvider on CPU ")
+                && l.contains("device incompatible; error code 1; ExampleExecutionProvider emulates an NPU")),
+                text.toString());
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("  CPUExecutionProvider on NPU ")
+                && l.contains("(virtual): device incompatible; CPUExecutionProvider runs on this machine's CPUs")),
+                text.toString());
+        assertTrue(lines.stream().noneMatch(l -> l.startsWith("  CPUExecutionProvider on CPU ")), text.toString());
+        Cli plain = Cli.run("eps");
+        assertTrue(plain.outLines().stream().noneMatch(l -> l.startsWith("DEVICES NOT OFFERED")), plain.toString());
+
+        Cli json = Cli.run("eps", "--json", "--verbose", "--env", "allow_virtual_devices=1");
+        assertEquals(0, json.status(), json.toString());
+        Map<String, Object> example = list(parse(json.out())).stream().map(MainRunTest::object)
+                .filter(m -> "ExampleExecutionProvider".equals(m.get("ep"))).findFirst().orElseThrow();
+        Map<String, Object> cpu = list(example.get("devices_not_offered")).stream().map(MainRunTest::object)
+                .filter(m -> "CPU".equals(m.get("type"))).findFirst().orElseThrow(() -> new AssertionError(json));
+        assertEquals(List.of("device incompatible"), cpu.get("reasons"));
+        assertEquals(1, ((Number) cpu.get("error_code")).intValue());
+        assertTrue(((String) cpu.get("notes")).startsWith("ExampleExecutionProvider emulates"), json.out());
+    }
+
+    @Test
     void devicesRefusesAPositionalArgument() {
         Cli r = Cli.run("devices", "extra");
         assertEquals(2, r.status(), r.toString());

@@ -5,6 +5,7 @@ import io.ortex.api.EpUnavailableException;
 import io.ortex.api.Environment;
 import io.ortex.api.HardwareDevice;
 import io.ortex.api.InvalidArgumentException;
+import io.ortex.api.Names;
 import io.ortex.api.spi.EpFactory;
 import java.io.Closeable;
 import java.util.ArrayList;
@@ -222,6 +223,11 @@ final class EpRegistry {
     }
 
     private void checkNames(String name, List<EpFactory> factories, EpLibrary replacing, boolean anyState) {
+        // names reach log lines, shell tables and metrics labels: one line each, nothing that drives a terminal
+        checkPrintable("an EP library name", name);
+        for (EpFactory f : factories) {
+            checkPrintable("EP library " + Names.quote(name) + " has a factory whose name", f.name());
+        }
         for (EpLibrary lib : libraries) {
             boolean counts = lib != replacing && (anyState || lib.state() == EpLibrary.State.ACTIVE);
             if (counts && lib.name().equals(name)) {
@@ -237,6 +243,12 @@ final class EpRegistry {
                             + "', which library '" + lib.name() + "' already provides");
                 }
             }
+        }
+    }
+
+    private static void checkPrintable(String what, String name) {
+        if (name == null || name.codePoints().anyMatch(Character::isISOControl)) {
+            throw new InvalidArgumentException(what + " " + Names.quote(name) + " contains a control character");
         }
     }
 

@@ -115,6 +115,8 @@ final class InferenceSession implements Session {
         Map<String, String> epConfig = withThreads(config, pool.intraOpThreads());
         SessionCompiler.Result compiled = generation == null ? SessionCompiler.compile(model, epConfig, bindings)
                 : SessionCompiler.compile(model, epConfig, bindings, generation);
+        // a session that wrote its compiled model out kept the weights in memory until now
+        SessionCompiler.releaseInlineData(model, compiled.model());
         SessionProfiler profiler = null;
         if (profile != null) {
             profiler = new SessionProfiler(profile, start);
@@ -355,6 +357,11 @@ final class InferenceSession implements Session {
                 throw new InvalidArgumentException("input " + Names.quote(name) + " is missing");
             }
         }
+    }
+
+    /** The model the session runs, after graph optimization; for tests of what it keeps in memory. */
+    OnnxModel compiledModel() {
+        return plan.compiled().model();
     }
 
     /** The main graph's plan, for tests of value lifetimes. */

@@ -88,6 +88,11 @@ final class SessionCompiler {
     static Result compile(OnnxModel source, Map<String, String> config, List<EpBinding> bindings,
                           EpContextGeneration generation) {
         OnnxModel model = SessionOptimization.apply(source, config, bindings);
+        if (generation == null) {
+            // nothing below writes the model out: the EPs may as well read the large weights from the file, so
+            // that their in-memory copies never meet what the EPs make of them
+            releaseInlineData(source, model);
+        }
         EpContextSettings settings = EpContextSettings.of(config);
         List<CompatibilityCheck.Candidate> candidates = new ArrayList<>();
         for (EpBinding b : bindings) {
@@ -152,6 +157,24 @@ final class SessionCompiler {
      * nodes in the compiled model (and are compiled again when it is loaded), as ONNX Runtime writes only the main
      * graph's EPContext nodes.
      */
+    /**
+     * Lets a model and its optimized form read their large inline initializers from the model file again when they
+     * need them rather than keep a copy in memory; see {@link OnnxModel#releaseInlineData}.
+     *
+     * @param source the model as read
+     * @param optimized the model after graph optimization, possibly {@code source} itself
+     */
+    static void releaseInlineData(OnnxModel source, OnnxModel optimized) {
+        long bytes = optimized.releaseInlineData();
+        if (optimized != source) {
+            bytes += source.releaseInlineData();
+        }
+        if (bytes > 0) {
+            LOG.debug("{}: {} bytes of initializer data left in the file, read again when needed",
+                    source.describe(), bytes);
+        }
+    }
+
     private static List<CompiledPartition> savedPartitions(OnnxModel model, List<CompiledGroup> done) {
         List<CompiledPartition> out = new ArrayList<>();
         for (CompiledGroup g : done) {

@@ -116,6 +116,20 @@ class LibraryRegistrationTest {
     }
 
     @Test
+    void aNameWithALineBreakOrAnEscapeIsRefusedEscaped() {
+        try (RuntimeEnvironment env = newEnvironment(Map.of())) {
+            InvalidArgumentException e = assertThrows(InvalidArgumentException.class,
+                    () -> env.registerLibrary("evil\nEP library 'x' arrived", mulJar));
+            assertTrue(e.getMessage().contains("'evil\\nEP library") && !e.getMessage().contains("\n"),
+                    e.getMessage());
+            InvalidArgumentException bell = assertThrows(InvalidArgumentException.class,
+                    () -> env.registerFactories("bell\u0007", List.of(), false));
+            assertTrue(bell.getMessage().contains("control character"), bell.getMessage());
+            assertEquals(List.of("CPUExecutionProvider"), env.epDevices().stream().map(EpDevice::epName).toList());
+        }
+    }
+
+    @Test
     void aJarWithoutAProviderIsRefusedNamingTheJar() throws Exception {
         Path jar = new PluginJar().epName("NoProviderEP").withoutProvider().build(dir, "no-provider.jar");
         try (RuntimeEnvironment env = newEnvironment(Map.of())) {

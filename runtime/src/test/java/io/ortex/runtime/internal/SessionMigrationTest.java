@@ -16,8 +16,12 @@ import io.ortex.api.SessionOptions;
 import io.ortex.api.Tensor;
 import io.ortex.api.spi.DataTransfer;
 import io.ortex.api.spi.ExecutionProvider;
+import io.ortex.api.spi.ExternalDataInfo;
 import io.ortex.api.spi.SupportedDevice;
+import io.ortex.api.spi.ValueView;
 import io.ortex.ep.cpu.CpuEpFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -29,6 +33,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Session migration ({@link SessionOptions#MIGRATE_ON_EP_REMOVAL}): a session holding a fake EP that claims the Add
@@ -217,6 +222,41 @@ class SessionMigrationTest {
                 assertTrue(env.epDevices().stream().noneMatch(d -> d.epName().equals(EP)));
             }
             assertEquals(1, factory.released.get(), "closing the session releases only the CPU EP");
+        }
+    }
+
+    @Test
+    void aSessionFromAFileMovesWithTheWeightsItLeftInTheFile(@TempDir Path folder) throws Exception {
+        int n = 40_000;
+        float[] b = new float[n];
+        float[] x = new float[n];
+        float[] expected = new float[n];
+        for (int i = 0; i < n; i++) {
+            b[i] = i * 0.25f;
+            x[i] = 1 - i;
+            expected[i] = x[i] + b[i];
+        }
+        Path file = Files.write(folder.resolve("add.onnx"), TestModels.builder()
+                .input("x", TestModels.FLOAT, n)
+                .floats("b", new long[] {n}, b)
+                .node("Add", "add", List.of("x", "b"), List.of("out"))
+                .output("out", TestModels.FLOAT, n)
+                .bytes());
+        Map<String, Tensor> feeds = Map.of("x", Tensor.ofFloats(x, n));
+        try (RuntimeEnvironment env = newEnvironment()) {
+            env.registerFactories(LIBRARY, List.of(factory), false);
+            List<EpDevice> devices = env.epDevices().stream().filter(d -> d.epName().equals(EP)).toList();
+            try (Session s = env.createSession(file, new SessionOptions().appendExecutionProvider(devices, Map.of())
+                    .config(SessionOptions.MIGRATE_ON_EP_REMOVAL, "1"))) {
+                assertArrayEquals(expected, s.run(feeds).get("out").floats());
+                ValueView weight = ((InferenceSession) s).compiledModel().graph().value("b").orElseThrow();
+                assertEquals(Optional.of(file.toAbsolutePath()), weight.externalData().map(ExternalDataInfo::file),
+                        "once compiled, the weight is left in the file");
+                env.unregisterLibrary(LIBRARY, Duration.ofSeconds(30));
+                assertEquals(List.of(RuntimeEnvironment.CPU_EP), assignedEps(s));
+                // the CPU EP compiled the Add with the weight read again from its range of the file
+                assertArrayEquals(expected, s.run(feeds).get("out").floats());
+            }
         }
     }
 

@@ -1,9 +1,12 @@
 package io.ortex.shell.internal;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import io.ortex.api.EpDevice;
 import io.ortex.api.Environment;
 import io.ortex.api.HardwareDevice;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -27,12 +30,7 @@ public final class DeviceCommands {
      */
     public static int devices(Options o, PrintStream out) {
         try (Environment env = SessionSettings.environment(o)) {
-            java.util.List<HardwareDevice> all = new java.util.ArrayList<>(env.hardwareDevices());
-            for (EpDevice d : env.epDevices()) {
-                if (d.device().isVirtual() && !all.contains(d.device())) {
-                    all.add(d.device());
-                }
-            }
+            List<HardwareDevice> all = allDevices(env);
             if (o.has("--json")) {
                 out.println(Json.render(g -> {
                     g.writeStartArray();
@@ -84,6 +82,8 @@ public final class DeviceCommands {
     public static int eps(Options o, PrintStream out) {
         try (Environment env = SessionSettings.environment(o)) {
             List<EpRow> rows = EpRow.of(env);
+            List<Incompatibility> notOffered = o.has("--verbose") ? Incompatibility.of(env, rows, allDevices(env))
+                    : null;
             if (o.has("--json")) {
                 out.println(Json.render(g -> {
                     g.writeStartArray();
@@ -100,6 +100,9 @@ public final class DeviceCommands {
                             }
                             g.writeEndArray();
                             g.writeStringField("no_device", r.reason());
+                            if (notOffered != null) {
+                                writeIncompatibilities(g, r.ep(), notOffered);
+                            }
                             g.writeEndObject();
                             continue;
                         }
@@ -118,6 +121,9 @@ public final class DeviceCommands {
                         writeMap(g, "ep_metadata", d.epMetadata());
                         writeMap(g, "ep_options", d.epOptions());
                         writeMap(g, "device_metadata", d.device().metadata());
+                        if (notOffered != null) {
+                            writeIncompatibilities(g, r.ep(), notOffered);
+                        }
                         g.writeEndObject();
                     }
                     g.writeEndArray();
@@ -138,12 +144,55 @@ public final class DeviceCommands {
                         d.device().isVirtual() ? "yes" : "no", Table.fit(d.version(), 8), r.state(),
                         Table.fit(r.holders().isEmpty() ? "-" : String.join(",", r.holders()), 27));
             }
+            if (notOffered != null) {
+                out.println();
+                out.println("DEVICES NOT OFFERED (what each EP's factory says)");
+                for (Incompatibility i : notOffered) {
+                    out.println(Table.fitStart("  " + i.ep() + " on " + i.deviceText() + ": " + i.detailsText(),
+                            200));
+                }
+            }
         }
         return 0;
     }
 
-    private static void writeMap(com.fasterxml.jackson.core.JsonGenerator g, String field, Map<String, String> map)
-            throws java.io.IOException {
+    /** The hardware devices of this machine and configuration, then the virtual devices EPs offer. */
+    private static List<HardwareDevice> allDevices(Environment env) {
+        List<HardwareDevice> all = new ArrayList<>(env.hardwareDevices());
+        for (EpDevice d : env.epDevices()) {
+            if (d.device().isVirtual() && !all.contains(d.device())) {
+                all.add(d.device());
+            }
+        }
+        return all;
+    }
+
+    private static void writeIncompatibilities(JsonGenerator g, String ep, List<Incompatibility> all)
+            throws IOException {
+        g.writeArrayFieldStart("devices_not_offered");
+        for (Incompatibility i : all) {
+            if (!i.ep().equals(ep)) {
+                continue;
+            }
+            g.writeStartObject();
+            g.writeStringField("type", i.device().type().name());
+            g.writeStringField("vendor", i.device().vendor());
+            g.writeBooleanField("virtual", i.device().isVirtual());
+            g.writeArrayFieldStart("reasons");
+            for (String r : i.reasons()) {
+                g.writeString(r);
+            }
+            g.writeEndArray();
+            if (i.details() != null) {
+                g.writeNumberField("error_code", i.details().errorCode());
+                g.writeStringField("notes", i.details().notes());
+            }
+            g.writeEndObject();
+        }
+        g.writeEndArray();
+    }
+
+    private static void writeMap(JsonGenerator g, String field, Map<String, String> map) throws IOException {
         g.writeObjectFieldStart(field);
         for (Map.Entry<String, String> e : map.entrySet()) {
             g.writeStringField(e.getKey(), e.getValue());

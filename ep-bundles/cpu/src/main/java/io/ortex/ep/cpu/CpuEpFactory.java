@@ -1,5 +1,6 @@
 package io.ortex.ep.cpu;
 
+import io.ortex.api.DeviceIncompatibility;
 import io.ortex.api.HardwareDevice;
 import io.ortex.api.HardwareDeviceType;
 import io.ortex.api.spi.EpFactory;
@@ -70,6 +71,16 @@ public final class CpuEpFactory implements EpFactory {
             }
         }
         return out;
+    }
+
+    /** {@inheritDoc} The CPU EP runs on real CPUs only; a GPU, an NPU or a virtual device is one it cannot use. */
+    @Override
+    public DeviceIncompatibility deviceIncompatibility(HardwareDevice device) {
+        if (device.type() == HardwareDeviceType.CPU && !device.isVirtual()) {
+            return DeviceIncompatibility.COMPATIBLE;
+        }
+        return new DeviceIncompatibility(DeviceIncompatibility.DEVICE_INCOMPATIBLE, 0, NAME + " runs on "
+                + "this machine's CPUs only, not on " + (device.isVirtual() ? "a virtual " : "a ") + device.type());
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.ortex.ep.example;
 
 import io.ortex.api.CompiledModelCompatibility;
+import io.ortex.api.DeviceIncompatibility;
 import io.ortex.api.Environment;
 import io.ortex.api.HardwareDevice;
 import io.ortex.api.HardwareDeviceType;
@@ -97,6 +98,23 @@ public final class ExampleEpFactory implements EpFactory {
         return List.of(new SupportedDevice(VIRTUAL_NPU,
                 Map.of("supported_ops", SUPPORTED_OPS, "emulation", "host"),
                 Map.of(OPTION_FUSE, "1")));
+    }
+
+    /** The error code {@link #deviceIncompatibility} gives a device other than the EP's own virtual NPU. */
+    public static final int NOT_ITS_NPU = 1;
+
+    /**
+     * {@inheritDoc} The example EP runs on the virtual NPU it offers itself (when virtual devices are granted), never
+     * on a hardware device: every other device is incompatible, with error code {@link #NOT_ITS_NPU}.
+     */
+    @Override
+    public DeviceIncompatibility deviceIncompatibility(HardwareDevice device) {
+        if (device.equals(VIRTUAL_NPU)) {
+            return DeviceIncompatibility.COMPATIBLE;
+        }
+        return new DeviceIncompatibility(DeviceIncompatibility.DEVICE_INCOMPATIBLE, NOT_ITS_NPU, NAME
+                + " emulates an NPU of its own (a virtual device, offered when virtual devices are granted) and "
+                + "runs on no other " + device.type());
     }
 
     /**

@@ -38,6 +38,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -319,6 +320,44 @@ class GrpcInferenceServiceTest {
         assertEquals(List.of(1.5f, 2.5f, 3.5f, 5f, 6f, 7f),
                 stub.modelInfer(calcRequest()).getOutputs(0).getContents().getFp32ContentsList());
         assertTrue(metrics.prometheusText().contains("ortex_inference_failures_total{model=\"calc\",version=\"1\"}"));
+    }
+
+    @Test
+    void aNewVersionTakesOverWithoutFailingACall() throws Exception {
+        AtomicBoolean stop = new AtomicBoolean();
+        ExecutorService clients = Executors.newFixedThreadPool(4);
+        List<Future<List<String>>> results = new ArrayList<>();
+        for (int c = 0; c < 4; c++) {
+            results.add(clients.submit(() -> {
+                List<String> failures = new ArrayList<>();
+                for (int i = 0; i < 5000 && !stop.get(); i++) {
+                    try {
+                        stub.modelInfer(calcRequest());
+                    } catch (StatusRuntimeException e) {
+                        failures.add(String.valueOf(e.getStatus()));
+                    }
+                }
+                return failures;
+            }));
+        }
+        Thread.sleep(200);
+        // version 2 subtracts
+        new ModelBuilder().opset(17)
+                .input("a", ElementType.FLOAT, -1, 3).input("b", ElementType.FLOAT, -1, 3)
+                .output("y", ElementType.FLOAT, -1, 3)
+                .node("Sub", "sub", List.of("a", "b"), List.of("y"))
+                .write(models.resolve("calc/2/model.onnx"));
+        repository.scan();
+        Thread.sleep(200);
+        stop.set(true);
+        clients.shutdown();
+        assertTrue(clients.awaitTermination(60, TimeUnit.SECONDS));
+        for (Future<List<String>> f : results) {
+            assertEquals(List.of(), f.get(), "failed calls");
+        }
+        ModelInferResponse r = stub.modelInfer(calcRequest());
+        assertEquals("2", r.getModelVersion());
+        assertEquals(List.of(0.5f, 1.5f, 2.5f, 3f, 4f, 5f), r.getOutputs(0).getContents().getFp32ContentsList());
     }
 
     @Test

@@ -140,10 +140,13 @@ final class ShellProcess implements AutoCloseable {
         }
     }
 
-    /** Waits for Gogo's welcome banner, so that it is not taken for the first command's output. */
+    /**
+     * Waits for Gogo's welcome banner and the blank line after it, so that no part of the banner is taken for the
+     * first command's output. (The prompt that follows ends no line, so it shows up with the first output.)
+     */
     private void awaitBanner() {
         long end = System.currentTimeMillis() + 60_000;
-        while (out.indexOf("Welcome to Apache Felix Gogo\n") < 0) {
+        while (out.indexOf("Welcome to Apache Felix Gogo\n\n") < 0) {
             if (!process.isAlive() || System.currentTimeMillis() > end) {
                 throw new AssertionError("the shell did not start; output:\n" + out);
             }

@@ -94,6 +94,19 @@ public interface Session extends AutoCloseable {
     Map<String, Tensor> run(Map<String, Tensor> inputs, Collection<String> outputNames);
 
     /**
+     * Runs the model with run options and returns the named outputs. With an EP that captures graphs, the run
+     * replays the graph of {@link RunOptions#GRAPH_ID} once it is captured; before that it runs normally, again
+     * until the EP has captured it (at most {@value RunOptions#CAPTURE_RUNS} runs in one call).
+     *
+     * @param inputs a tensor for each required input, by name
+     * @param outputNames the outputs wanted
+     * @param options the run's options
+     * @return the outputs by name, in the order asked
+     * @throws InvalidArgumentException when an input or a run option is wrong; the message names it
+     */
+    Map<String, Tensor> run(Map<String, Tensor> inputs, Collection<String> outputNames, RunOptions options);
+
+    /**
      * Gets the names of the EPs this session uses, in priority order.
      *
      * @return the EP names

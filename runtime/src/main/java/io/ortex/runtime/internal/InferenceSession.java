@@ -8,6 +8,7 @@ import io.ortex.api.Names;
 import io.ortex.api.NodeAssignment;
 import io.ortex.api.OrtexException;
 import io.ortex.api.RunMemory;
+import io.ortex.api.RunOptions;
 import io.ortex.api.Session;
 import io.ortex.api.Tensor;
 import io.ortex.api.TensorInfo;
@@ -25,6 +26,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Queue;
 import java.util.Set;
@@ -33,6 +35,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A session of the runtime: the model partitioned among its EPs, each EP's groups compiled, and one plan per graph.
@@ -42,6 +46,7 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * other EPs between runs: the runs in flight finish on the old {@link SessionPlan}, the next ones use the new one.
  */
 final class InferenceSession implements Session {
+    private static final Logger LOG = LoggerFactory.getLogger("io.ortex.runtime.session");
     private final String id;
     private final OnnxModel model;
     private volatile SessionPlan plan;
@@ -190,6 +195,16 @@ final class InferenceSession implements Session {
 
     @Override
     public Map<String, Tensor> run(Map<String, Tensor> feeds, Collection<String> outputNames) {
+        return run(feeds, outputNames, Map.of());
+    }
+
+    @Override
+    public Map<String, Tensor> run(Map<String, Tensor> feeds, Collection<String> outputNames, RunOptions options) {
+        return run(feeds, outputNames, Map.copyOf(Objects.requireNonNull(options, "options").config()));
+    }
+
+    private Map<String, Tensor> run(Map<String, Tensor> feeds, Collection<String> outputNames,
+                                    Map<String, String> runConfig) {
         checkFeeds(feeds);
         for (String name : outputNames) {
             if (outputs.stream().noneMatch(o -> o.name().equals(name))) {
@@ -205,7 +220,7 @@ final class InferenceSession implements Session {
                     serial.lock();
                 }
                 try {
-                    return runMain(p, feeds, outputNames);
+                    return runMain(p, feeds, outputNames, runConfig);
                 } finally {
                     if (serial != null) {
                         serial.unlock();
@@ -234,8 +249,51 @@ final class InferenceSession implements Session {
         }
     }
 
-    private Map<String, Tensor> runMain(SessionPlan p, Map<String, Tensor> feeds, Collection<String> outputNames) {
-        Map<String, String> runConfig = Map.of();
+    /**
+     * Runs the main graph once, or through the capturing EP: its replay once it captured the run's graph id, else
+     * normal runs until it has (within {@link RunOptions#CAPTURE_RUNS} runs).
+     */
+    private Map<String, Tensor> runMain(SessionPlan p, Map<String, Tensor> feeds, Collection<String> outputNames,
+                                        Map<String, String> runConfig) {
+        GraphCapture capture = p.compiled().capture();
+        if (capture == null) {
+            return runOnce(p, feeds, outputNames, runConfig);
+        }
+        int graphId = GraphCapture.graphId(runConfig);
+        if (capture.replays(graphId)) {
+            Map<String, Tensor> all = capture.ep().replayGraph(graphId, feeds);
+            return pick(all == null ? Map.of() : all, outputNames, "the replay of graph " + graphId + " by "
+                    + capture.ep().name());
+        }
+        Map<String, Tensor> result = runOnce(p, feeds, outputNames, runConfig);
+        int runs = 1;
+        while (capture.runAgain(graphId, runs)) {
+            result = runOnce(p, feeds, outputNames, runConfig);
+            runs++;
+        }
+        if (capture.fail(graphId)) {
+            LOG.warn("session {}: EP {} did not capture graph {} within {} runs; its runs go through the session's "
+                    + "kernels", id, capture.ep().name(), graphId, runs);
+        }
+        return result;
+    }
+
+    /** The outputs asked for, in their order. */
+    private static Map<String, Tensor> pick(Map<String, Tensor> all, Collection<String> outputNames, String source) {
+        Map<String, Tensor> result = new LinkedHashMap<>();
+        for (String name : outputNames) {
+            Tensor t = all.get(name);
+            if (t == null) {
+                throw new OrtexException(ErrorCode.RUNTIME_EXCEPTION, "output " + Names.quote(name)
+                        + " was not computed" + (source == null ? "" : " by " + source));
+            }
+            result.put(name, t);
+        }
+        return result;
+    }
+
+    private Map<String, Tensor> runOnce(SessionPlan p, Map<String, Tensor> feeds, Collection<String> outputNames,
+                                       Map<String, String> runConfig) {
         List<EpInstance> started = new ArrayList<>();
         RunArena arena = arenas.poll();
         if (arena == null) {
@@ -252,16 +310,7 @@ final class InferenceSession implements Session {
             try (RunMemory.Budget budget = RunMemory.open(model.limits())) {
                 all = p.main().run(feeds, run);
             }
-            Map<String, Tensor> result = new LinkedHashMap<>();
-            for (String name : outputNames) {
-                Tensor t = all.get(name);
-                if (t == null) {
-                    throw new OrtexException(ErrorCode.RUNTIME_EXCEPTION, "output " + Names.quote(name)
-                            + " was not computed");
-                }
-                result.put(name, t);
-            }
-            return result;
+            return pick(all, outputNames, null);
         } finally {
             arena.endRun();
             arenas.offer(arena);

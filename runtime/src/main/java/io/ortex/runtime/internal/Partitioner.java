@@ -49,6 +49,20 @@ final class Partitioner {
      */
 
     static List<Group> partition(Graph graph, List<ExecutionProvider> eps, BiConsumer<Level, String> log) {
+        return partition(graph, eps, ResourceBudgets.none(), log);
+    }
+
+    /**
+     * Assigns every node of a graph to an EP, each EP's claims cut to its resource budget.
+     *
+     * @param graph the graph
+     * @param eps the session's EPs in priority order, the CPU EP last
+     * @param budgets the EPs' budgets, shared by the session's graphs
+     * @param log told why claims were refused or cut
+     * @return the groups, in assignment order
+     */
+    static List<Group> partition(Graph graph, List<ExecutionProvider> eps, ResourceBudgets budgets,
+                                 BiConsumer<Level, String> log) {
         Map<NodeView, ExecutionProvider> owner = new HashMap<>();
         List<Group> groups = new ArrayList<>();
         Map<NodeView, Integer> positions = GroupGraphView.positions(graph);
@@ -78,6 +92,9 @@ final class Partitioner {
                     mine.add(new Group(ep, fresh, g.options()));
                 }
             }
+            mine = budgets.fit(ep, mine, positions, log);
+            taking.clear();
+            mine.forEach(g -> taking.addAll(g.nodes()));
             List<Group> all = new ArrayList<>(groups);
             all.addAll(mine);
             String cycle = findPartitionCycle(graph, all);
@@ -99,7 +116,9 @@ final class Partitioner {
                 throw new NotImplementedException("node " + Names.quote(n.displayName()) + " (op " + opName(n)
                         + ", opset "
                         + n.opsetVersion() + ") is not supported by any EP of this session ("
-                        + eps.stream().map(ExecutionProvider::name).collect(Collectors.joining(", ")) + ")");
+                        + eps.stream().map(ExecutionProvider::name).collect(Collectors.joining(", ")) + ")"
+                        + (budgets.exhausted().isEmpty() ? "" : "; the resource budget of "
+                        + String.join(", ", budgets.exhausted()) + " ran out before it"));
             }
         }
         return groups;

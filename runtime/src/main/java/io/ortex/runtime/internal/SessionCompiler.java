@@ -51,9 +51,10 @@ final class SessionCompiler {
      * @param eps the EPs in priority order
      * @param plans one plan per graph, by identity
      * @param assignment which EP runs each node
+     * @param capture the EP that captures and replays the graph, or {@code null}
      */
     record Result(OnnxModel model, List<EpInstance> eps, Map<Graph, GraphPlan> plans,
-                  List<NodeAssignment> assignment) {
+                  List<NodeAssignment> assignment, GraphCapture capture) {
         /** The main graph's plan. */
         GraphPlan main() {
             return plans.get(model.graph());
@@ -119,10 +120,12 @@ final class SessionCompiler {
             List<Graph> graphs = new ArrayList<>();
             collect(model.graph(), graphs);
             Map<Graph, List<Partitioner.Group>> groups = new IdentityHashMap<>();
+            ResourceBudgets budgets = ResourceBudgets.of(eps, frozen);
             for (Graph g : graphs) {
-                groups.put(g, Partitioner.partition(g, eps, (level, msg) -> LOG.atLevel(level).log("{}: {}",
-                        model.describe(), msg)));
+                groups.put(g, Partitioner.partition(g, eps, budgets, (level, msg) -> LOG.atLevel(level).log(
+                        "{}: {}", model.describe(), msg)));
             }
+            GraphCapture capture = GraphCapture.of(eps, groups, model.describe());
             Map<Graph, List<ExecutionPlan.Compiled>> compiled = new IdentityHashMap<>();
             Map<NodeView, String[]> where = new HashMap<>();
             Path contextFolder = settings.contextFolder(model.path().orElse(null));
@@ -139,7 +142,7 @@ final class SessionCompiler {
             List<NodeAssignment> assignment = new ArrayList<>();
             assign(model.graph(), "", where, assignment);
             return new Result(model, List.copyOf(created), Collections.unmodifiableMap(plans),
-                    List.copyOf(assignment));
+                    List.copyOf(assignment), capture);
         } catch (RuntimeException e) {
             EpInstance stillCompiling = e instanceof EpFailure f ? f.abandoned() : null;
             release(created.stream().filter(i -> i != stillCompiling).toList());

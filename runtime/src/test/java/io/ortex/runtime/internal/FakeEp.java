@@ -4,6 +4,7 @@ import io.ortex.api.Tensor;
 import io.ortex.api.spi.ComputeKernel;
 import io.ortex.api.spi.ExecutionProvider;
 import io.ortex.api.spi.FusedNode;
+import io.ortex.api.spi.GraphCapturePolicy;
 import io.ortex.api.spi.GraphSupport;
 import io.ortex.api.spi.GraphView;
 import io.ortex.api.spi.KernelContext;
@@ -16,6 +17,9 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 
@@ -38,10 +42,73 @@ final class FakeEp implements ExecutionProvider {
     private MemoryDevice memory = MemoryDevice.CPU;
     private boolean concurrentRuns = true;
     private volatile Runnable onCompute = () -> { };
+    private OptionalLong availableMemory = OptionalLong.empty();
+    private int captureAfter = -1;
+    private GraphCapturePolicy capturePolicy = GraphCapturePolicy.ALL_NODES_ON_EP;
+    private volatile Interpreter lastKernel;
+    final Map<Integer, Integer> runsEnded = new ConcurrentHashMap<>();
+    final Set<Integer> captured = ConcurrentHashMap.newKeySet();
+    final AtomicInteger replays = new AtomicInteger();
 
     FakeEp(String name, BiConsumer<GraphView, GraphSupport> claims) {
         this.name = name;
         this.claims = claims;
+    }
+
+    /** Reports this much memory for the session's weights ({@link #availableMemoryBytes}). */
+    FakeEp availableMemory(long bytes) {
+        availableMemory = OptionalLong.of(bytes);
+        return this;
+    }
+
+    @Override
+    public OptionalLong availableMemoryBytes() {
+        return availableMemory;
+    }
+
+    /**
+     * Captures graphs: a graph id counts as captured once this many runs with it have ended; a replay runs the last
+     * compiled group on the session's inputs.
+     */
+    FakeEp capturing(int afterRuns, GraphCapturePolicy policy) {
+        captureAfter = afterRuns;
+        capturePolicy = policy;
+        return this;
+    }
+
+    @Override
+    public boolean isGraphCaptureEnabled() {
+        return captureAfter >= 0;
+    }
+
+    @Override
+    public GraphCapturePolicy graphCapturePolicy() {
+        return capturePolicy;
+    }
+
+    @Override
+    public boolean isGraphCaptured(int graphId) {
+        return captured.contains(graphId);
+    }
+
+    @Override
+    public Map<String, Tensor> replayGraph(int graphId, Map<String, Tensor> inputs) {
+        check();
+        if (!captured.contains(graphId)) {
+            throw new IllegalStateException("graph " + graphId + " is not captured");
+        }
+        replays.incrementAndGet();
+        Interpreter k = lastKernel;
+        Tensor[] in = new Tensor[k.inputs.size()];
+        for (int i = 0; i < in.length; i++) {
+            in[i] = inputs.get(k.inputs.get(i));
+        }
+        Tensor[] out = k.evaluate(in);
+        Map<String, Tensor> result = new HashMap<>();
+        for (int i = 0; i < out.length; i++) {
+            result.put(k.outputs.get(i), out[i]);
+        }
+        return result;
     }
 
     /** Finds a node of a graph by name. */
@@ -113,6 +180,12 @@ final class FakeEp implements ExecutionProvider {
     @Override
     public void onRunEnd(Map<String, String> runConfig) {
         check();
+        if (captureAfter >= 0) {
+            int id = Integer.parseInt(runConfig.getOrDefault("gpu_graph_id", "0"));
+            if (id != -1 && runsEnded.merge(id, 1, Integer::sum) >= captureAfter) {
+                captured.add(id);
+            }
+        }
     }
 
     @Override
@@ -128,7 +201,8 @@ final class FakeEp implements ExecutionProvider {
         compiledNodes.addAll(fusedNodes);
         List<ComputeKernel> kernels = new ArrayList<>();
         for (int i = 0; i < graphs.size(); i++) {
-            kernels.add(new Interpreter(graphs.get(i), fusedNodes.get(i)));
+            lastKernel = new Interpreter(graphs.get(i), fusedNodes.get(i));
+            kernels.add(lastKernel);
         }
         return kernels;
     }
@@ -159,6 +233,10 @@ final class FakeEp implements ExecutionProvider {
             computeCalls.incrementAndGet();
             onCompute.run();
             inputsSeen.addAll(Arrays.asList(in));
+            return evaluate(in);
+        }
+
+        Tensor[] evaluate(Tensor[] in) {
             Map<String, Tensor> values = new HashMap<>(constants);
             for (int i = 0; i < in.length; i++) {
                 values.put(inputs.get(i), in[i]);

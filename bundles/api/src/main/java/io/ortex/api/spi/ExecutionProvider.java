@@ -1,8 +1,11 @@
 package io.ortex.api.spi;
 
+import io.ortex.api.NotImplementedException;
+import io.ortex.api.Tensor;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * An execution provider instance owned by one session, the counterpart of ONNX Runtime's {@code OrtEp}.
@@ -107,5 +110,64 @@ public interface ExecutionProvider {
      */
     default Optional<String> compatibilityInfo(GraphView graph) {
         return Optional.empty();
+    }
+
+    /**
+     * Tells how many bytes of its memory this EP can give the session's weights, for capacity-aware partitioning
+     * (ONNX Runtime's resource accountant, which its CUDA EP uses). After {@link #getCapability}, the runtime adds
+     * up the constant initializers of the nodes the EP claimed, in graph order and each initializer once, and leaves
+     * the nodes beyond the budget to the next EPs. The session option
+     * {@code ep.<ep name in lower case>.resource_budget_kb} sets an explicit budget; the smaller of the two applies.
+     * Default: no limit.
+     *
+     * @return the bytes available, or empty for no limit
+     */
+    default OptionalLong availableMemoryBytes() {
+        return OptionalLong.empty();
+    }
+
+    /**
+     * Tells whether this EP captures the session's graph and replays it (ONNX Runtime's
+     * {@code IsGraphCaptureEnabled}). The runtime then checks {@link #graphCapturePolicy()} once the session is
+     * partitioned, runs normally (with {@link #onRunStart}/{@link #onRunEnd}, where the EP captures) until
+     * {@link #isGraphCaptured} says so, and from then on calls {@link #replayGraph} instead of the session's kernels.
+     * Only the first such EP of a session captures. Default: false.
+     *
+     * @return true when the EP captures graphs
+     */
+    default boolean isGraphCaptureEnabled() {
+        return false;
+    }
+
+    /**
+     * Tells which nodes may run outside this EP while it captures (ONNX Runtime's
+     * {@code GetGraphCaptureNodeAssignmentPolicy}). Default: {@link GraphCapturePolicy#ALL_NODES_ON_EP}.
+     *
+     * @return the policy
+     */
+    default GraphCapturePolicy graphCapturePolicy() {
+        return GraphCapturePolicy.ALL_NODES_ON_EP;
+    }
+
+    /**
+     * Tells whether the graph of a graph id is captured (ONNX Runtime's {@code IsGraphCaptured}).
+     *
+     * @param graphId the id from the run options ({@link io.ortex.api.RunOptions#GRAPH_ID}, 0 by default)
+     * @return true once {@link #replayGraph} can run it
+     */
+    default boolean isGraphCaptured(int graphId) {
+        return false;
+    }
+
+    /**
+     * Replays a captured graph on new inputs (ONNX Runtime's {@code ReplayGraph}, whose outputs land in the
+     * buffers bound at capture; here they are returned).
+     *
+     * @param graphId the graph id
+     * @param inputs the session's inputs, by name
+     * @return every output of the session's main graph, by name
+     */
+    default Map<String, Tensor> replayGraph(int graphId, Map<String, Tensor> inputs) {
+        throw new NotImplementedException(name() + " has no captured graph " + graphId);
     }
 }

@@ -147,6 +147,9 @@ public final class DeviceCommands {
             if (notOffered != null) {
                 out.println();
                 out.println("DEVICES NOT OFFERED (what each EP's factory says)");
+                if (notOffered.isEmpty()) {
+                    out.println("  none: every EP offers every device");
+                }
                 for (Incompatibility i : notOffered) {
                     out.println(Table.fitStart("  " + i.ep() + " on " + i.deviceText() + ": " + i.detailsText(),
                             200));

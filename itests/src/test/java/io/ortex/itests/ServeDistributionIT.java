@@ -2,7 +2,22 @@ package io.ortex.itests;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.protobuf.ByteString;
+import inference.GRPCInferenceServiceGrpc;
+import inference.GRPCInferenceServiceGrpc.GRPCInferenceServiceBlockingStub;
+import inference.GrpcPredictV2.InferTensorContents;
+import inference.GrpcPredictV2.ModelInferRequest;
+import inference.GrpcPredictV2.ModelInferRequest.InferInputTensor;
+import inference.GrpcPredictV2.ModelInferResponse;
+import inference.GrpcPredictV2.ModelMetadataRequest;
+import inference.GrpcPredictV2.ServerReadyRequest;
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 
 import io.ortex.api.Environment;
 import io.ortex.api.Session;
@@ -19,14 +34,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The distribution as a user starts it ({@code bin/ortex}, the shell) serves its {@code models/} folder over the Open
  * Inference Protocol: the demo model answers at once, a model folder copied in while it runs is served, the answers
- * equal a direct session run's, and {@code ortex:models} lists both.
+ * equal a direct session run's, over REST and over gRPC (through grpc-java's stub generated from the protocol's
+ * {@code .proto}), and {@code ortex:models} lists both.
  */
 class ServeDistributionIT {
     private static final String INFER = "{\"inputs\":["
@@ -68,6 +86,76 @@ class ServeDistributionIT {
         return f;
     }
 
+    private static final long[] IDS = {101, 7592, 2088, 102};
+
+    /** The demo model's three inputs, in typed contents or raw. */
+    private static ModelInferRequest grpcRequest(String model, boolean raw) {
+        ModelInferRequest.Builder b = ModelInferRequest.newBuilder().setModelName(model).setId("g")
+                .addOutputs(ModelInferRequest.InferRequestedOutputTensor.newBuilder().setName("last_hidden_state"));
+        long[][] values = {IDS, {1, 1, 1, 1}, {0, 0, 0, 0}};
+        String[] names = {"input_ids", "attention_mask", "token_type_ids"};
+        for (int i = 0; i < names.length; i++) {
+            InferInputTensor.Builder in = InferInputTensor.newBuilder().setName(names[i]).setDatatype("INT64")
+                    .addShape(1).addShape(4);
+            if (raw) {
+                ByteBuffer bytes = ByteBuffer.allocate(32).order(ByteOrder.LITTLE_ENDIAN);
+                bytes.asLongBuffer().put(values[i]);
+                b.addRawInputContents(ByteString.copyFrom(bytes.array()));
+            } else {
+                InferTensorContents.Builder c = InferTensorContents.newBuilder();
+                for (long v : values[i]) {
+                    c.addInt64Contents(v);
+                }
+                in.setContents(c);
+            }
+            b.addInputs(in);
+        }
+        return b.build();
+    }
+
+    /** ModelInfer over gRPC, typed and raw, answers what the session answers; a bad request gets its status. */
+    private static void checkGrpc(int port, float[] expected) throws Exception {
+        ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
+        try {
+            GRPCInferenceServiceBlockingStub stub = GRPCInferenceServiceGrpc.newBlockingStub(channel)
+                    .withDeadlineAfter(60, TimeUnit.SECONDS);
+            assertTrue(stub.serverReady(ServerReadyRequest.getDefaultInstance()).getReady());
+            assertEquals(List.of(-1L, -1L), stub.modelMetadata(ModelMetadataRequest.newBuilder()
+                    .setName("all-minilm-l6-v2").build()).getInputs(0).getShapeList());
+
+            ModelInferResponse typed = stub.modelInfer(grpcRequest("all-minilm-l6-v2", false));
+            assertEquals("g", typed.getId());
+            assertEquals(List.of(1L, 4L, 384L), typed.getOutputs(0).getShapeList());
+            List<Float> values = typed.getOutputs(0).getContents().getFp32ContentsList();
+            float[] got = new float[values.size()];
+            for (int i = 0; i < got.length; i++) {
+                got[i] = values.get(i);
+            }
+            assertArrayEquals(expected, got, 1e-5f);
+
+            ModelInferResponse raw = stub.modelInfer(grpcRequest("all-minilm-l6-v2", true));
+            float[] rawGot = new float[expected.length];
+            raw.getRawOutputContents(0).asReadOnlyByteBuffer().order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer()
+                    .get(rawGot);
+            assertArrayEquals(expected, rawGot, 1e-5f);
+
+            ModelInferRequest wrong = ModelInferRequest.newBuilder(grpcRequest("all-minilm-l6-v2", false))
+                    .setInputs(0, grpcRequest("all-minilm-l6-v2", false).getInputs(0).toBuilder().setDatatype("INT32"))
+                    .build();
+            StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> stub.modelInfer(wrong));
+            assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode());
+            assertEquals("input 'input_ids': datatype INT32 takes contents.int_contents, but the request has "
+                    + "contents.int64_contents", e.getStatus().getDescription());
+            StatusRuntimeException missing = assertThrows(StatusRuntimeException.class,
+                    () -> stub.modelInfer(grpcRequest("no-such-model", false)));
+            assertEquals(Status.Code.NOT_FOUND, missing.getStatus().getCode());
+            assertEquals(expected.length, stub.modelInfer(grpcRequest("all-minilm-l6-v2", false)).getOutputs(0)
+                    .getContents().getFp32ContentsCount());
+        } finally {
+            channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
+        }
+    }
+
     @Test
     void servesTheDemoModelAndAModelCopiedIn(@TempDir Path dir) throws Exception {
         // the copy leaves out models/; put the demo model back as the distribution ships it
@@ -89,6 +177,7 @@ class ServeDistributionIT {
             HttpResponse<byte[]> r = send(port, "POST", "/v2/models/all-minilm-l6-v2/infer", INFER);
             assertEquals(200, r.statusCode(), new String(r.body(), StandardCharsets.UTF_8));
             assertArrayEquals(expected.floats(), binaryOutput(r, expected.size()), 1e-5f);
+            checkGrpc(ShellProcess.grpcPort(home), expected.floats());
 
             // a model folder copied in under a hidden name, then renamed, is served within seconds
             Path staging = Files.createDirectories(home.resolve("models/.embed/7"));
@@ -106,6 +195,11 @@ class ServeDistributionIT {
             assertEquals(503, send(port, "POST", "/v2/models/embed/infer", INFER).statusCode());
             String metrics = new String(send(port, "GET", "/metrics", null).body(), StandardCharsets.UTF_8);
             assertTrue(metrics.contains("ortex_inference_requests_total{model=\"embed\",version=\"7\"} 1\n"), metrics);
+            // REST and gRPC count in the same metrics: 1 REST, 4 gRPC requests (one refused)
+            assertTrue(metrics.contains("ortex_inference_requests_total{model=\"all-minilm-l6-v2\",version=\"1\"} 5\n"),
+                    metrics);
+            assertTrue(metrics.contains("ortex_inference_failures_total{model=\"all-minilm-l6-v2\",version=\"1\"} 1\n"),
+                    metrics);
         }
     }
 }

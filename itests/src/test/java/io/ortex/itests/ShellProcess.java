@@ -45,7 +45,9 @@ final class ShellProcess implements AutoCloseable {
     }
 
     /**
-     * Copies the built distribution into a folder, leaving out the demo model.
+     * Copies the built distribution into a folder, leaving out the demo model, and gives the copy's gRPC endpoint a
+     * free port of its own ({@code grpc.port} in {@code conf/io.ortex.serve.cfg}; see {@link #grpcPort(Path)}), so
+     * that shells started by tests side by side do not collide.
      *
      * @param target the new distribution folder
      * @return the folder
@@ -62,7 +64,28 @@ final class ShellProcess implements AutoCloseable {
                 }
             }
         }
+        Path serveConfig = target.resolve("conf/io.ortex.serve.cfg");
+        String config = Files.readString(serveConfig);
+        if (!config.contains("\ngrpc.port=8081\n")) {
+            throw new AssertionError("conf/io.ortex.serve.cfg does not set grpc.port=8081:\n" + config);
+        }
+        Files.writeString(serveConfig, config.replace("\ngrpc.port=8081\n", "\ngrpc.port=" + freePort() + "\n"));
         return target;
+    }
+
+    /**
+     * Reads the gRPC port of a distribution copied by {@link #copyDistribution(Path)}.
+     *
+     * @param home the distribution folder
+     * @return the port
+     */
+    static int grpcPort(Path home) throws IOException {
+        for (String line : Files.readAllLines(home.resolve("conf/io.ortex.serve.cfg"))) {
+            if (line.startsWith("grpc.port=")) {
+                return Integer.parseInt(line.substring("grpc.port=".length()).strip());
+            }
+        }
+        throw new AssertionError("conf/io.ortex.serve.cfg has no grpc.port");
     }
 
     /**

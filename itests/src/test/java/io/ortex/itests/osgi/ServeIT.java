@@ -46,7 +46,9 @@ import org.osgi.util.tracker.ServiceTracker;
 /**
  * The model server in a real Felix with Felix HTTP Jetty on a free port: a real model folder copied into the watched
  * models folder is served over real HTTP, its outputs (JSON and binary) equal to a direct session run's; a second
- * version takes over, a removed folder is unloaded, and {@code /metrics} counts the requests.
+ * version takes over, a removed folder is unloaded, and {@code /metrics} counts the requests. The bundle's embedded
+ * gRPC server (grpc-java on shaded Netty) starts in the framework and listens on its configured port; gRPC calls are
+ * made in {@code ServeDistributionIT} and the bundle's own tests, with grpc-java's client outside the framework.
  */
 @RunWith(PaxExam.class)
 public class ServeIT extends OsgiTestSupport {
@@ -54,6 +56,7 @@ public class ServeIT extends OsgiTestSupport {
     private static final String MODEL_PROPERTY = "ortex.serve.it.model";
     private static final int TOKENS = 8;
 
+    private final int grpcPort = freePort();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
     @Override
@@ -108,6 +111,7 @@ public class ServeIT extends OsgiTestSupport {
         Dictionary<String, Object> d = new Hashtable<>();
         d.put("models.dir", models.toString());
         d.put("poll.ms", 200L);
+        d.put("grpc.port", grpcPort);
         ServiceTracker<ConfigurationAdmin, ConfigurationAdmin> t = new ServiceTracker<>(context,
                 ConfigurationAdmin.class, null);
         t.open();
@@ -196,6 +200,13 @@ public class ServeIT extends OsgiTestSupport {
                 }
             });
             assertEquals("{\"live\":true}", text(get("/v2/health/live")));
+            await("the gRPC endpoint listens on port " + grpcPort, () -> {
+                try (java.net.Socket s = new java.net.Socket("127.0.0.1", grpcPort)) {
+                    return true;
+                } catch (IOException e) {
+                    return false;
+                }
+            });
             assertEquals(404, get("/v2/models/minilm").statusCode());
 
             // copy the model in as a user would: into a hidden name, then renamed into place

@@ -24,19 +24,20 @@ final class BinaryTensors {
      * @param count the element count of the shape
      * @param data the body
      * @param offset where the input's bytes start
-     * @param length its {@code binary_data_size}
+     * @param length its size in bytes
+     * @param sizeName what the transport calls that size, for messages ({@code binary_data_size}, ...)
      * @return the tensor
      * @throws ProtocolException (400) when the size does not fit the datatype and shape
      */
     static Tensor decode(String input, Datatype datatype, long[] shape, int count, byte[] data, int offset,
-            int length) {
+            int length, String sizeName) {
         ByteBuffer b = ByteBuffer.wrap(data, offset, length).slice().order(ByteOrder.LITTLE_ENDIAN);
         if (datatype == Datatype.BYTES) {
             return Tensor.of(datatype.elementType(), shape, strings(input, shape, count, b));
         }
         long expected = (long) count * datatype.byteSize();
         if (expected != length) {
-            throw ProtocolException.badRequest("input " + Names.quote(input) + ": binary_data_size " + length
+            throw ProtocolException.badRequest("input " + Names.quote(input) + ": " + sizeName + " " + length
                     + " does not fit " + datatype + " of shape " + Shapes.text(shape) + ", which takes "
                     + expected + " bytes");
         }

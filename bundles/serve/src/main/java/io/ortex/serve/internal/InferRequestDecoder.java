@@ -142,7 +142,7 @@ public final class InferRequestDecoder {
             Tensor tensor;
             if (in.binarySize >= 0) {
                 tensor = BinaryTensors.decode(in.name, in.datatype, in.shape, count, body, offset,
-                        (int) in.binarySize);
+                        (int) in.binarySize, "binary_data_size");
                 offset += (int) in.binarySize;
             } else {
                 if (in.values.size() != count) {
@@ -158,17 +158,30 @@ public final class InferRequestDecoder {
     }
 
     private int elementCount(PendingInput in) {
+        return elementCount(in.name, in.shape, maxElements);
+    }
+
+    /**
+     * Counts the elements of an input's declared shape, before anything is allocated for them.
+     *
+     * @param input the input's name, for messages
+     * @param shape the declared shape
+     * @param maxElements the most elements one input may hold
+     * @return the element count
+     * @throws ProtocolException 400 when the shape is not valid, 413 when it holds more than the limit
+     */
+    static int elementCount(String input, long[] shape, long maxElements) {
         int count;
         try {
-            count = Tensor.checkedElementCount(in.shape);
+            count = Tensor.checkedElementCount(shape);
         } catch (InvalidArgumentException e) {
-            throw ProtocolException.badRequest("input " + Names.quote(in.name) + ": shape "
-                    + Shapes.text(in.shape) + " is not a valid shape: " + Names.oneLine(e.getMessage()));
+            throw ProtocolException.badRequest("input " + Names.quote(input) + ": shape "
+                    + Shapes.text(shape) + " is not a valid shape: " + Names.oneLine(e.getMessage()));
         }
-        if (count > maxElements) {
-            throw new ProtocolException(ProtocolException.TOO_LARGE, "input " + Names.quote(in.name) + ": shape "
-                    + Shapes.text(in.shape) + " takes " + count + " elements, more than the limit of "
-                    + maxElements);
+        long limit = Math.min(maxElements, Tensor.MAX_ELEMENTS);
+        if (count > limit) {
+            throw new ProtocolException(ProtocolException.TOO_LARGE, "input " + Names.quote(input) + ": shape "
+                    + Shapes.text(shape) + " takes " + count + " elements, more than the limit of " + limit);
         }
         return count;
     }

@@ -2,13 +2,7 @@ package io.ortex.serve.internal;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import io.ortex.api.InvalidArgumentException;
 import io.ortex.api.Names;
-import io.ortex.api.OrtexException;
-import io.ortex.api.ResourceLimitException;
-import io.ortex.api.Session;
-import io.ortex.api.Tensor;
-import io.ortex.api.TensorInfo;
 import io.ortex.serve.internal.HttpExchange.Reply;
 import io.ortex.serve.internal.HttpExchange.Request;
 import java.io.ByteArrayOutputStream;
@@ -40,27 +34,20 @@ public final class InferenceHandler {
 
     private static final Logger LOG = LoggerFactory.getLogger("io.ortex.serve.inference");
 
-    private final ModelRepository repository;
-    private final Metrics metrics;
+    private final InferenceCore core;
     private final InferRequestDecoder decoder;
     private final InferResponseEncoder encoder = new InferResponseEncoder();
     private final JsonFactory json = new JsonFactory();
-    private final String serverVersion;
 
     /**
      * Creates the handler.
      *
-     * @param repository the models
-     * @param metrics where requests are counted
+     * @param core the protocol's meaning, shared with the gRPC service
      * @param decoder the request decoder, with its limits
-     * @param serverVersion the version {@code GET /v2} reports
      */
-    public InferenceHandler(ModelRepository repository, Metrics metrics, InferRequestDecoder decoder,
-            String serverVersion) {
-        this.repository = repository;
-        this.metrics = metrics;
+    public InferenceHandler(InferenceCore core, InferRequestDecoder decoder) {
+        this.core = core;
         this.decoder = decoder;
-        this.serverVersion = serverVersion;
     }
 
     /**
@@ -84,7 +71,8 @@ public final class InferenceHandler {
     private Reply route(Request r, List<String> s) {
         if (s.size() == 1 && s.get(0).equals("metrics")) {
             requireMethod(r, "GET");
-            return new Reply(200, PROMETHEUS, metrics.prometheusText().getBytes(StandardCharsets.UTF_8), Map.of());
+            byte[] text = core.metrics().prometheusText().getBytes(StandardCharsets.UTF_8);
+            return new Reply(200, PROMETHEUS, text, Map.of());
         }
         if (s.isEmpty() || !s.get(0).equals("v2")) {
             throw notFound(r);
@@ -93,11 +81,12 @@ public final class InferenceHandler {
             requireMethod(r, "GET");
             return json(200, g -> {
                 g.writeStartObject();
-                g.writeStringField("name", "ortex");
-                g.writeStringField("version", serverVersion);
+                g.writeStringField("name", InferenceCore.SERVER_NAME);
+                g.writeStringField("version", core.serverVersion());
                 g.writeArrayFieldStart("extensions");
-                g.writeString("binary_tensor_data");
-                g.writeString("model_repository");
+                for (String e : InferenceCore.EXTENSIONS) {
+                    g.writeString(e);
+                }
                 g.writeEndArray();
                 g.writeEndObject();
             });
@@ -107,7 +96,7 @@ public final class InferenceHandler {
                 if (s.size() == 3 && (s.get(2).equals("live") || s.get(2).equals("ready"))) {
                     requireMethod(r, "GET");
                     boolean live = s.get(2).equals("live");
-                    boolean yes = live || repository.ready();
+                    boolean yes = live || core.ready();
                     return json(yes ? 200 : 400, g -> {
                         g.writeStartObject();
                         g.writeBooleanField(live ? "live" : "ready", yes);
@@ -132,15 +121,15 @@ public final class InferenceHandler {
         if (s.size() < 3) {
             throw notFound(r);
         }
-        String name = modelName(s.get(2));
+        String name = InferenceCore.checkName(s.get(2));
         int next = 3;
         String version = null;
         if (s.size() >= 5 && s.get(3).equals("versions")) {
             version = s.get(4);
-            if (!ModelRepository.validVersion(version)) {
-                throw ProtocolException.badRequest("invalid version " + Names.quote(version)
-                        + " (a version is a decimal number)");
+            if (version.isEmpty()) {
+                throw ProtocolException.badRequest("the version is empty (a version is a decimal number)");
             }
+            InferenceCore.checkVersion(version);
             next = 5;
         }
         if (s.size() == next) {
@@ -149,13 +138,7 @@ public final class InferenceHandler {
         }
         if (s.size() == next + 1 && s.get(next).equals("ready")) {
             requireMethod(r, "GET");
-            boolean ready;
-            try {
-                repository.release(repository.acquire(name, version));
-                ready = true;
-            } catch (ProtocolException e) {
-                ready = false;
-            }
+            boolean ready = core.modelReady(name, version);
             boolean answer = ready;
             return json(ready ? 200 : 400, g -> {
                 g.writeStartObject();
@@ -171,36 +154,30 @@ public final class InferenceHandler {
     }
 
     private Reply metadata(String name, String version) {
-        ServedModel m = repository.acquire(name, version);
-        try {
-            Session session = m.session();
-            return json(200, g -> {
-                g.writeStartObject();
-                g.writeStringField("name", m.name());
-                g.writeArrayFieldStart("versions");
-                g.writeString(m.version());
-                g.writeEndArray();
-                g.writeStringField("platform", "onnx");
-                writeTensorInfos(g, "inputs", session.inputs());
-                writeTensorInfos(g, "outputs", session.outputs());
-                g.writeEndObject();
-            });
-        } finally {
-            repository.release(m);
-        }
+        InferenceCore.ModelMetadata m = core.metadata(name, version);
+        return json(200, g -> {
+            g.writeStartObject();
+            g.writeStringField("name", m.name());
+            g.writeArrayFieldStart("versions");
+            g.writeString(m.version());
+            g.writeEndArray();
+            g.writeStringField("platform", InferenceCore.PLATFORM);
+            writeTensorMetadata(g, "inputs", m.inputs());
+            writeTensorMetadata(g, "outputs", m.outputs());
+            g.writeEndObject();
+        });
     }
 
-    private static void writeTensorInfos(JsonGenerator g, String field, List<TensorInfo> infos) throws IOException {
+    private static void writeTensorMetadata(JsonGenerator g, String field, List<InferenceCore.TensorMetadata> tensors)
+            throws IOException {
         g.writeArrayFieldStart(field);
-        for (TensorInfo info : infos) {
+        for (InferenceCore.TensorMetadata t : tensors) {
             g.writeStartObject();
-            g.writeStringField("name", info.name());
-            g.writeStringField("datatype", datatypeName(info));
+            g.writeStringField("name", t.name());
+            g.writeStringField("datatype", t.datatype());
             g.writeArrayFieldStart("shape");
-            if (info.hasShape()) {
-                for (long d : info.dims()) {
-                    g.writeNumber(d >= 0 ? d : -1);
-                }
+            for (long d : t.shape()) {
+                g.writeNumber(d);
             }
             g.writeEndArray();
             g.writeEndObject();
@@ -208,144 +185,27 @@ public final class InferenceHandler {
         g.writeEndArray();
     }
 
-    private static String datatypeName(TensorInfo info) {
-        Datatype d = info.type() == null ? null : Datatype.of(info.type());
-        return d != null ? d.name() : info.type() == null ? "UNKNOWN" : info.type().name();
-    }
-
     private Reply infer(Request r, String name, String version) {
-        long start = System.nanoTime();
-        ServedModel m = repository.acquire(name, version);
-        long compute = -1;
-        boolean ok = false;
-        try {
-            InferRequest request = decoder.decode(r.body(), r.headerLength());
-            Session session = m.session();
-            Map<String, Tensor> inputs = inputs(m, request);
-            List<String> outputNames = outputNames(m, request);
-            long t0 = System.nanoTime();
-            Map<String, Tensor> results = run(m, session, inputs, outputNames);
-            compute = System.nanoTime() - t0;
+        return core.infer(name, version, () -> decoder.decode(r.body(), r.headerLength()), result -> {
+            InferRequest request = result.request();
             Map<String, Boolean> binary = new LinkedHashMap<>();
             for (InferRequest.RequestedOutput o : request.outputs()) {
                 binary.put(o.name(), o.binaryData() == null ? request.binaryDataOutput() : o.binaryData());
             }
             List<InferResponseEncoder.Output> outputs = new ArrayList<>();
-            for (String o : outputNames) {
-                outputs.add(new InferResponseEncoder.Output(o, results.get(o),
-                        binary.getOrDefault(o, request.binaryDataOutput())));
-            }
-            InferResponseEncoder.Encoded e = encoder.encode(m.name(), m.version(), request.id(), outputs);
-            ok = true;
+            result.outputs().forEach((o, tensor) -> outputs.add(new InferResponseEncoder.Output(o, tensor,
+                    binary.getOrDefault(o, request.binaryDataOutput()))));
+            InferResponseEncoder.Encoded e = encoder.encode(result.model(), result.version(), request.id(), outputs);
             return e.headerLength() < 0 ? new Reply(200, JSON, e.body(), Map.of())
                     : new Reply(200, OCTETS, e.body(), Map.of(HEADER_LENGTH, Integer.toString(e.headerLength())));
-        } finally {
-            repository.release(m);
-            metrics.record(m.name(), m.version(), ok, System.nanoTime() - start, compute);
-        }
-    }
-
-    private static Map<String, Tensor> run(ServedModel m, Session session, Map<String, Tensor> inputs,
-            List<String> outputNames) {
-        try {
-            return session.run(inputs, outputNames);
-        } catch (InvalidArgumentException | ResourceLimitException e) {
-            throw ProtocolException.badRequest("model " + Names.quote(m.name()) + ": " + Names.oneLine(e.getMessage()));
-        } catch (OrtexException e) {
-            LOG.warn("model {} version {} failed: {}", Names.quote(m.name()), m.version(),
-                    Names.oneLine(e.getMessage()));
-            throw new ProtocolException(ProtocolException.INTERNAL, "model " + Names.quote(m.name()) + " failed: "
-                    + Names.oneLine(e.getMessage()));
-        }
-    }
-
-    /** Checks the request's inputs against the model's: names, datatypes, ranks and fixed dimensions. */
-    private static Map<String, Tensor> inputs(ServedModel m, InferRequest request) {
-        Map<String, InferRequest.Input> given = new LinkedHashMap<>();
-        for (InferRequest.Input in : request.inputs()) {
-            given.put(in.name(), in);
-        }
-        List<TensorInfo> expected = m.session().inputs();
-        Map<String, Tensor> inputs = new LinkedHashMap<>();
-        for (TensorInfo info : expected) {
-            InferRequest.Input in = given.remove(info.name());
-            if (in == null) {
-                throw ProtocolException.badRequest("input " + Names.quote(info.name()) + " is missing (model "
-                        + Names.quote(m.name()) + " takes " + names(expected) + ")");
-            }
-            String datatype = datatypeName(info);
-            if (!in.datatype().name().equals(datatype)) {
-                throw ProtocolException.badRequest("input " + Names.quote(in.name()) + ": datatype "
-                        + in.datatype() + ", but model " + Names.quote(m.name()) + " takes " + datatype);
-            }
-            long[] shape = in.tensor().shape();
-            if (info.hasShape() && !fits(shape, info.dims())) {
-                throw ProtocolException.badRequest("input " + Names.quote(in.name()) + ": shape "
-                        + Shapes.text(shape) + " does not fit the model's " + dims(info));
-            }
-            inputs.put(in.name(), in.tensor());
-        }
-        if (!given.isEmpty()) {
-            throw ProtocolException.badRequest("model " + Names.quote(m.name()) + " has no input "
-                    + Names.quote(given.keySet().iterator().next()) + " (it takes " + names(expected) + ")");
-        }
-        return inputs;
-    }
-
-    private static List<String> outputNames(ServedModel m, InferRequest request) {
-        List<TensorInfo> outputs = m.session().outputs();
-        if (request.outputs().isEmpty()) {
-            return outputs.stream().map(TensorInfo::name).toList();
-        }
-        List<String> names = new ArrayList<>();
-        for (InferRequest.RequestedOutput o : request.outputs()) {
-            if (outputs.stream().noneMatch(i -> i.name().equals(o.name()))) {
-                throw ProtocolException.badRequest("model " + Names.quote(m.name()) + " has no output "
-                        + Names.quote(o.name()) + " (it has " + names(outputs) + ")");
-            }
-            if (names.contains(o.name())) {
-                throw ProtocolException.badRequest("output " + Names.quote(o.name()) + " is asked for twice");
-            }
-            names.add(o.name());
-        }
-        return names;
-    }
-
-    private static boolean fits(long[] shape, long[] dims) {
-        if (shape.length != dims.length) {
-            return false;
-        }
-        for (int i = 0; i < dims.length; i++) {
-            if (dims[i] >= 0 && dims[i] != shape[i]) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static String dims(TensorInfo info) {
-        StringBuilder sb = new StringBuilder("[");
-        long[] dims = info.dims();
-        for (int i = 0; i < dims.length; i++) {
-            if (i > 0) {
-                sb.append(',');
-            }
-            String symbol = info.dimNames() == null || info.dimNames().get(i).isEmpty() ? "?"
-                    : Names.escape(info.dimNames().get(i));
-            sb.append(dims[i] >= 0 ? Long.toString(dims[i]) : symbol);
-        }
-        return sb.append(']').toString();
-    }
-
-    private static String names(List<TensorInfo> infos) {
-        return infos.stream().map(i -> Names.quote(i.name())).reduce((a, b) -> a + ", " + b).orElse("nothing");
+        });
     }
 
     /** {@code /v2/repository/index}, {@code /v2/repository/models/{name}/load|unload}. */
     private Reply repository(Request r, List<String> s) {
         if (s.size() == 3 && s.get(2).equals("index")) {
             requireMethod(r, "POST");
-            List<ModelRepository.Entry> entries = repository.index();
+            List<ModelRepository.Entry> entries = core.repository().index();
             return json(200, g -> {
                 g.writeStartArray();
                 for (ModelRepository.Entry e : entries) {
@@ -361,11 +221,11 @@ public final class InferenceHandler {
         }
         if (s.size() == 5 && s.get(2).equals("models") && (s.get(4).equals("load") || s.get(4).equals("unload"))) {
             requireMethod(r, "POST");
-            String name = modelName(s.get(3));
+            String name = InferenceCore.checkName(s.get(3));
             if (s.get(4).equals("load")) {
-                repository.load(name);
+                core.repository().load(name);
             } else {
-                repository.unload(name);
+                core.repository().unload(name);
             }
             return json(200, g -> {
                 g.writeStartObject();
@@ -373,14 +233,6 @@ public final class InferenceHandler {
             });
         }
         throw notFound(r);
-    }
-
-    private static String modelName(String name) {
-        if (!ModelRepository.validName(name)) {
-            throw ProtocolException.badRequest("invalid model name " + Names.quote(name) + " (letters, digits, '_', "
-                    + "'-' and '.', starting with a letter or digit, at most 128 characters)");
-        }
-        return name;
     }
 
     private static void requireMethod(Request r, String method) {

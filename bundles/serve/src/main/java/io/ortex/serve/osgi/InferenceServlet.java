@@ -42,8 +42,8 @@ public final class InferenceServlet extends HttpServlet {
     public InferenceServlet(@Reference RepositoryComponent repository) {
         ServeConfiguration config = repository.config();
         this.maxRequestBytes = Math.min(config.max_request_bytes(), Integer.MAX_VALUE - 8);
-        this.handler = new InferenceHandler(repository.repository(), repository.metrics(),
-                new InferRequestDecoder(config.max_tensor_elements()), repository.version());
+        this.handler = new InferenceHandler(repository.core(),
+                new InferRequestDecoder(config.max_tensor_elements()));
     }
 
     /** {@inheritDoc} */

@@ -1,6 +1,7 @@
 package io.ortex.serve.osgi;
 
 import io.ortex.api.Environment;
+import io.ortex.serve.internal.InferenceCore;
 import io.ortex.serve.internal.Metrics;
 import io.ortex.serve.internal.ModelRepository;
 import java.nio.file.Path;
@@ -14,7 +15,7 @@ import org.osgi.service.metatype.annotations.Designate;
 /**
  * The model repository and the metrics as a component: loads the models folder when the runtime's
  * {@link Environment} is there, watches it, and unloads everything when deactivated (a new configuration restarts
- * it). The servlet and the shell command use it.
+ * it). The servlet, the gRPC endpoint and the shell command use it.
  */
 @Component(service = RepositoryComponent.class, configurationPid = ServeConfiguration.PID)
 @Designate(ocd = ServeConfiguration.class)
@@ -23,6 +24,7 @@ public final class RepositoryComponent {
     private final Metrics metrics = new Metrics();
     private final ServeConfiguration config;
     private final String version;
+    private final InferenceCore core;
 
     /**
      * Starts the repository.
@@ -37,6 +39,7 @@ public final class RepositoryComponent {
         this.config = config;
         this.version = context.getBundle().getVersion().toString();
         this.repository = new ModelRepository(environment, modelsDir(config, context));
+        this.core = new InferenceCore(repository, metrics, version);
         repository.start(Math.max(50, config.poll_ms()));
     }
 
@@ -88,5 +91,14 @@ public final class RepositoryComponent {
      */
     public String version() {
         return version;
+    }
+
+    /**
+     * Gets the protocol's core, which the REST routes and the gRPC service share.
+     *
+     * @return the core
+     */
+    public InferenceCore core() {
+        return core;
     }
 }

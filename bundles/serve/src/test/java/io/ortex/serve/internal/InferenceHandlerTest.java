@@ -58,7 +58,8 @@ class InferenceHandlerTest {
         repository = new ModelRepository(environment, models);
         repository.scan();
         metrics = new Metrics();
-        handler = new InferenceHandler(repository, metrics, new InferRequestDecoder(1 << 20), "0.1.0");
+        handler = new InferenceHandler(new InferenceCore(repository, metrics, "0.1.0"),
+                new InferRequestDecoder(1 << 20));
     }
 
     @AfterEach

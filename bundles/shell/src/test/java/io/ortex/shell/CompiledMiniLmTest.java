@@ -59,13 +59,15 @@ class CompiledMiniLmTest {
 
     /**
      * The same outputs up to float rounding: the sessions partition and fuse differently (a compiled model's CPU part
-     * is not the source's), and the JIT may compile a reduction between runs, so bits may differ in the last places.
+     * is not the source's), and the JIT may compile a reduction between runs, so the sums of the 384- and 1536-long
+     * reductions round differently: a few ULPs of their largest terms, about 1e-6 on outputs near 0.01. A wrong kernel
+     * is off by far more than the tolerance.
      */
     static void assertSameOutputs(Map<String, Tensor> expected, Map<String, Tensor> actual) {
         assertEquals(expected.keySet(), actual.keySet());
         for (Map.Entry<String, Tensor> e : expected.entrySet()) {
             assertArrayEquals(e.getValue().shape(), actual.get(e.getKey()).shape(), e.getKey());
-            assertNull(TensorComparison.difference(e.getValue(), actual.get(e.getKey()), 1e-5, 1e-6), e.getKey());
+            assertNull(TensorComparison.difference(e.getValue(), actual.get(e.getKey()), 1e-4, 1e-5), e.getKey());
         }
     }
 

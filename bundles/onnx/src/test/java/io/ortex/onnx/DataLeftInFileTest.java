@@ -1,9 +1,11 @@
 package io.ortex.onnx;
 
+import static io.ortex.onnx.TestModels.LARGE;
 import static io.ortex.onnx.TestModels.floats;
 import static io.ortex.onnx.TestModels.graphAttr;
 import static io.ortex.onnx.TestModels.model;
 import static io.ortex.onnx.TestModels.node;
+import static io.ortex.onnx.TestModels.ramp;
 import static io.ortex.onnx.TestModels.value;
 import static io.ortex.onnx.TestModels.write;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -32,19 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
  * parses and read from the file when decoded; everything else is the model a whole read gives.
  */
 class DataLeftInFileTest {
-    /** Floats enough to pass the threshold, with a length that needs three varint bytes before the cut, one after. */
-    private static final int LARGE = OnnxModel.RELEASE_THRESHOLD / 4 + 16;
-
     @TempDir
     Path folder;
-
-    private static float[] ramp(int n, float scale) {
-        float[] v = new float[n];
-        for (int i = 0; i < n; i++) {
-            v[i] = i * scale;
-        }
-        return v;
-    }
 
     /**
      * Y = ((X + A) + B) + S, A and B large with doc strings, S small; an If whose branches hold a large initializer

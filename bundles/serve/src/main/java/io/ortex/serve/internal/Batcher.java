@@ -246,14 +246,17 @@ final class Batcher implements AutoCloseable {
                 return batch;
             }
             long rows = first.rows;
+            long elements = first.elements;
             long deadline = first.enqueued + TimeUnit.MICROSECONDS.toNanos(settings.maxQueueDelayMicros());
             while (true) {
                 for (Iterator<Pending> it = queue.iterator(); it.hasNext() && rows < settings.maxBatchSize(); ) {
                     Pending p = it.next();
-                    if (first.key.equals(p.key) && rows + p.rows <= settings.maxBatchSize()) {
+                    if (first.key.equals(p.key) && rows + p.rows <= settings.maxBatchSize()
+                            && elements + p.elements <= Tensor.MAX_ELEMENTS) {
                         it.remove();
                         batch.add(p);
                         rows += p.rows;
+                        elements += p.elements;
                     }
                 }
                 long left = deadline - System.nanoTime();
@@ -438,6 +441,8 @@ final class Batcher implements AutoCloseable {
         final List<String> outputNames;
         final String key;
         final long rows;
+        /** The element count of its largest input: a merged input must fit in a tensor. */
+        final long elements;
         final long enqueued = System.nanoTime();
         final CompletableFuture<Result> result = new CompletableFuture<>();
 
@@ -446,6 +451,7 @@ final class Batcher implements AutoCloseable {
             this.outputNames = outputNames;
             this.key = key;
             this.rows = rows;
+            this.elements = inputs.values().stream().mapToLong(Tensor::size).max().orElse(0);
         }
     }
 }

@@ -213,7 +213,8 @@ class BatchingTest {
             ProtocolException p = (ProtocolException) e.getCause();
             assertEquals(ProtocolException.INTERNAL, p.status(), "as for the same request run alone");
             assertTrue(p.getMessage().startsWith("model 'pick' failed: node 'pick' (GatherElements): indices value 9 "
-                    + "is out of range") && p.getMessage().endsWith(" (in a run of 4 merged requests)"), p.getMessage());
+                    + "is out of range") && p.getMessage().endsWith(" (in a run of 4 merged requests)"),
+                    p.getMessage());
         }
         // the batcher goes on: four rows in one request fill a batch and run at once
         float[] x = {1, 2, 3, 4, 5, 6, 7, 8, 1, 1, 1, 1, 0, 0, 0, 9};

@@ -143,7 +143,8 @@ class EpDrainHealthTest {
             assertEquals("1", gauge(text, "active"), text);
             assertEquals("0", gauge(text, "draining"), text);
             assertTrue(Pattern.compile("(?m)^ortex_ep_device_state\\{library=\"[^\"]*\",ep=\"CPUExecutionProvider\","
-                    + "device=\"CPU [^\"]*\",state=\"active\"} 1$").matcher(text).find(), "the built-in CPU EP: " + text);
+                    + "device=\"CPU [^\"]*\",state=\"active\"} 1$").matcher(text).find(),
+                    "the built-in CPU EP: " + text);
 
             Tensor x = Tensor.ofFloats(new float[] {-1, 0, 2}, 1, 3);
             InferRequest request = new InferRequest(null, List.of(new InferRequest.Input("x", Datatype.FP32, x)),

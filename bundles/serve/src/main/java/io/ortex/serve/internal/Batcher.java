@@ -163,12 +163,12 @@ final class Batcher implements AutoCloseable {
             // its batch runs now and ends soon: wait for it, so the session is not closed under it
             try {
                 return p.result.join();
+            } catch (java.util.concurrent.CompletionException failed) {
+                throw rethrow(failed.getCause());
             } finally {
                 Thread.currentThread().interrupt();
             }
         } catch (ExecutionException e) {
-            throw rethrow(e.getCause());
-        } catch (java.util.concurrent.CompletionException e) {
             throw rethrow(e.getCause());
         }
     }

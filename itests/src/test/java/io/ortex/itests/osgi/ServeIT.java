@@ -263,6 +263,12 @@ public class ServeIT extends OsgiTestSupport {
             assertTrue(metrics, metrics.contains("ortex_inference_requests_total{model=\"minilm\",version=\"1\"} 3\n"));
             assertTrue(metrics, metrics.contains("ortex_inference_failures_total{model=\"minilm\",version=\"1\"} 1\n"));
             assertTrue(metrics, metrics.contains("ortex_inference_requests_total{model=\"minilm\",version=\"2\"} 1\n"));
+            // two runs of one request each (the refused request never ran), and the CPU EP's device is active
+            assertTrue(metrics,
+                    metrics.contains("ortex_inference_batch_size_count{model=\"minilm\",version=\"1\"} 2\n"));
+            assertTrue(metrics, java.util.regex.Pattern.compile("(?m)^ortex_ep_device_state\\{library=\"[^\"]*\","
+                    + "ep=\"CPUExecutionProvider\",device=\"CPU [^\"]*\",state=\"active\"} 1$")
+                    .matcher(metrics).find());
 
             // the CPU EP's bundle stops: its drain does not wait for the server, which cannot load the model without
             // it and unloads it; when the bundle starts again the model is loaded again

@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
 /**
  * What the Open Inference Protocol means, whatever carries it: server and model readiness, model metadata, and
  * inference: the model looked up and held for the request, the inputs checked against the model (names, datatypes,
- * ranks, fixed dimensions), the outputs asked for checked, the run, and the request counted in the {@link Metrics}.
+ * ranks, fixed dimensions), the outputs asked for checked, the run (alone, or through the version's {@link Batcher}
+ * when the model is batched), and the request counted in the {@link Metrics}.
  * The REST routes ({@link InferenceHandler}) and the gRPC service ({@link GrpcInferenceService}) both answer through
  * it, so the two agree. Failures are {@link ProtocolException}s naming what is at fault. Thread safe.
  */
@@ -196,15 +197,29 @@ public final class InferenceCore {
         long start = System.nanoTime();
         ServedModel m = repository.acquire(checkName(name), checkVersion(version));
         long compute = -1;
+        long queue = -1;
         boolean ok = false;
         try {
             InferRequest request = decoder.get();
             Session session = m.session();
             Map<String, Tensor> inputs = inputs(m, request);
             List<String> outputNames = outputNames(m, request);
-            long t0 = System.nanoTime();
-            Map<String, Tensor> results = run(m, session, inputs, outputNames);
-            compute = System.nanoTime() - t0;
+            Batcher batcher = m.batcher();
+            Map<String, Tensor> results;
+            if (batcher != null) {
+                Batcher.Result r = run(m, () -> batcher.submit(inputs, outputNames));
+                results = r.outputs();
+                compute = r.computeNanos();
+                queue = r.queueNanos();
+                if (r.first()) {
+                    metrics.recordBatch(m.name(), m.version(), r.batchSize());
+                }
+            } else {
+                long t0 = System.nanoTime();
+                results = run(m, () -> session.run(inputs, outputNames));
+                compute = System.nanoTime() - t0;
+                metrics.recordBatch(m.name(), m.version(), 1);
+            }
             Map<String, Tensor> outputs = new LinkedHashMap<>();
             for (String o : outputNames) {
                 outputs.put(o, results.get(o));
@@ -214,22 +229,32 @@ public final class InferenceCore {
             return encoded;
         } finally {
             repository.release(m);
-            metrics.record(m.name(), m.version(), ok, System.nanoTime() - start, compute);
+            metrics.record(m.name(), m.version(), ok, System.nanoTime() - start, queue, compute);
         }
     }
 
-    private static Map<String, Tensor> run(ServedModel m, Session session, Map<String, Tensor> inputs,
-            List<String> outputNames) {
+    private static <R> R run(ServedModel m, Supplier<R> run) {
         try {
-            return session.run(inputs, outputNames);
-        } catch (InvalidArgumentException | ResourceLimitException e) {
-            throw ProtocolException.badRequest("model " + Names.quote(m.name()) + ": " + Names.oneLine(e.getMessage()));
-        } catch (OrtexException e) {
-            LOG.warn("model {} version {} failed: {}", Names.quote(m.name()), m.version(),
-                    Names.oneLine(e.getMessage()));
-            throw new ProtocolException(ProtocolException.INTERNAL, "model " + Names.quote(m.name()) + " failed: "
-                    + Names.oneLine(e.getMessage()));
+            return run.get();
+        } catch (Batcher.MergedRunException e) {
+            throw failure(m, e.failure(), " (in a run of " + e.requests() + " merged requests)");
+        } catch (RuntimeException e) {
+            throw failure(m, e, "");
         }
+    }
+
+    private static RuntimeException failure(ServedModel m, RuntimeException e, String merged) {
+        if (e instanceof InvalidArgumentException || e instanceof ResourceLimitException) {
+            return ProtocolException.badRequest("model " + Names.quote(m.name()) + ": "
+                    + Names.oneLine(e.getMessage()) + merged);
+        }
+        if (e instanceof OrtexException) {
+            LOG.warn("model {} version {} failed{}: {}", Names.quote(m.name()), m.version(), merged,
+                    Names.oneLine(e.getMessage()));
+            return new ProtocolException(ProtocolException.INTERNAL, "model " + Names.quote(m.name()) + " failed: "
+                    + Names.oneLine(e.getMessage()) + merged);
+        }
+        return e;
     }
 
     /** Checks the request's inputs against the model's: names, datatypes, ranks and fixed dimensions. */

@@ -5,7 +5,6 @@ import io.ortex.api.EpDevice;
 import io.ortex.api.EpDeviceListener;
 import io.ortex.api.Names;
 import io.ortex.api.Session;
-import io.ortex.api.SessionOptions;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -280,9 +279,10 @@ public final class ModelRepository implements AutoCloseable {
 
     private void load(ModelState s, Path dir, Candidate c) {
         Session session;
+        ModelConfig config;
         try {
-            SessionOptions options = ModelConfig.read(dir, environment);
-            session = environment.createSession(dir.resolve(c.version).resolve(MODEL_FILE), options);
+            config = ModelConfig.read(dir, environment);
+            session = environment.createSession(dir.resolve(c.version).resolve(MODEL_FILE), config.options());
         } catch (IOException | RuntimeException e) {
             s.failure = "version " + c.version + ": " + Names.oneLine(e.getMessage() == null ? e.toString()
                     : e.getMessage());
@@ -291,7 +291,7 @@ public final class ModelRepository implements AutoCloseable {
             return;
         }
         ServedModel old = s.current;
-        s.current = new ServedModel(s.name, c.version, session);
+        s.current = new ServedModel(s.name, c.version, session, config.batching());
         s.loaded = c;
         s.failed = null;
         s.failure = null;

@@ -8,7 +8,8 @@ import org.slf4j.LoggerFactory;
 /**
  * One loaded version of a model: its session, counted by reference. The repository holds one reference while the
  * version is current; each request holds one while it runs. The session closes when the last reference goes, so a
- * version that is replaced or unloaded finishes its requests first. Thread safe.
+ * version that is replaced or unloaded finishes its requests first, those waiting in its batching queue included.
+ * Thread safe.
  */
 public final class ServedModel {
     private static final Logger LOG = LoggerFactory.getLogger("io.ortex.serve.models");
@@ -16,19 +17,39 @@ public final class ServedModel {
     private final String name;
     private final String version;
     private final Session session;
+    private final Batcher batcher;
     private final AtomicInteger references = new AtomicInteger(1);
 
     /**
-     * Creates a loaded version holding the repository's reference.
+     * Creates a loaded version holding the repository's reference, without batching.
      *
      * @param name the model's name
      * @param version the version folder's name
      * @param session the session, which this object then owns
      */
     ServedModel(String name, String version, Session session) {
+        this(name, version, session, ModelConfig.Batching.OFF);
+    }
+
+    /**
+     * Creates a loaded version holding the repository's reference, batching its requests when the settings turn
+     * batching on and the model can be batched (else a warning says why not).
+     *
+     * @param name the model's name
+     * @param version the version folder's name
+     * @param session the session, which this object then owns
+     * @param batching the batching settings
+     */
+    ServedModel(String name, String version, Session session, ModelConfig.Batching batching) {
         this.name = name;
         this.version = version;
         this.session = session;
+        String whyNot = batching.enabled() ? Batcher.whyNotBatchable(session) : null;
+        if (whyNot != null) {
+            LOG.warn("model {} version {} is not batched ({} {}): {}", io.ortex.api.Names.quote(name), version,
+                    ModelConfig.MAX_BATCH_SIZE, batching.maxBatchSize(), whyNot);
+        }
+        this.batcher = batching.enabled() && whyNot == null ? new Batcher(name, version, session, batching) : null;
     }
 
     /**
@@ -56,6 +77,15 @@ public final class ServedModel {
      */
     public Session session() {
         return session;
+    }
+
+    /**
+     * Gets the batcher of this version.
+     *
+     * @return the batcher, or null when requests run one by one
+     */
+    Batcher batcher() {
+        return batcher;
     }
 
     /**
@@ -96,6 +126,9 @@ public final class ServedModel {
     /** Gives a reference back; the last one closes the session. */
     void release() {
         if (references.decrementAndGet() == 0) {
+            if (batcher != null) {
+                batcher.close();
+            }
             try {
                 session.close();
                 LOG.info("model {} version {} closed", io.ortex.api.Names.quote(name), version);

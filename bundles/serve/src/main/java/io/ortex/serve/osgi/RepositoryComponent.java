@@ -21,7 +21,7 @@ import org.osgi.service.metatype.annotations.Designate;
 @Designate(ocd = ServeConfiguration.class)
 public final class RepositoryComponent {
     private final ModelRepository repository;
-    private final Metrics metrics = new Metrics();
+    private final Metrics metrics;
     private final ServeConfiguration config;
     private final String version;
     private final InferenceCore core;
@@ -38,6 +38,7 @@ public final class RepositoryComponent {
             BundleContext context) {
         this.config = config;
         this.version = context.getBundle().getVersion().toString();
+        this.metrics = new Metrics(environment::epDevices, environment::epLibraries);
         this.repository = new ModelRepository(environment, modelsDir(config, context));
         this.core = new InferenceCore(repository, metrics, version);
         repository.start(Math.max(50, config.poll_ms()));

@@ -14,10 +14,12 @@ import io.ortex.ep.cpu.ops.support.WorkingArrays;
 import java.util.List;
 
 /**
- * The integer and quantized products: MatMulInteger, QLinearMatMul, ConvInteger and QLinearConv. Zero points are
- * subtracted exactly in 64-bit integers (products) or doubles (convolutions, exact for these ranges); the
- * requantization scale is computed in the precision of the scale tensors, then the result is rounded half to even
- * and saturated to the output type, as ONNX's reference does.
+ * The integer and quantized products: MatMulInteger, QLinearMatMul, ConvInteger and QLinearConv. 8-bit operands with
+ * the zero points ONNX Runtime takes (one value, one per row of A, one per column of B or per output channel of W) run
+ * exactly on the float kernels ({@link IntegerMatMul}, {@link IntegerConv}), their constant weights centred and packed
+ * once when the node is compiled; QLinearMatMul and QLinearConv then requantize ({@link Requantization}). Other
+ * operands (16-bit types, batched B, per-channel input zero points) take a generic path in 64-bit integers (products)
+ * or doubles (convolutions, exact for these ranges).
  */
 final class QuantizedProductKernels {
     private QuantizedProductKernels() {

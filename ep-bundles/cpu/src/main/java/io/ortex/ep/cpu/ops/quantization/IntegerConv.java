@@ -31,10 +31,12 @@ final class IntegerConv {
     private final int group;
     private final int cing;
     private final int cout;
+    private final int rank;
     private final int[] blockStart;
     private final FloatConv[] blocks;
 
-    private IntegerConv(int group, int cing, int cout, int[] blockStart, FloatConv[] blocks) {
+    private IntegerConv(int group, int cing, int cout, int rank, int[] blockStart, FloatConv[] blocks) {
+        this.rank = rank;
         this.group = group;
         this.cing = cing;
         this.cout = cout;
@@ -146,7 +148,17 @@ final class IntegerConv {
             }
             blocks[b] = FloatConv.create(attrs, group, shape, part, null, ChannelOps.NONE);
         }
-        return new IntegerConv(group, cing, cout, blockStart, blocks);
+        return new IntegerConv(group, cing, cout, w.rank(), blockStart, blocks);
+    }
+
+    /**
+     * Whether an input has the rank and channel count of these weights.
+     *
+     * @param x the input
+     * @return whether {@link #run} takes its shape
+     */
+    boolean accepts(Tensor x) {
+        return x.rank() == rank && x.dim(1) == (long) group * cing;
     }
 
     /**

@@ -182,7 +182,8 @@ final class IntegerConv {
         byte[] raw = (byte[]) x.data();
         boolean unsigned = x.type() == ElementType.UINT8;
         int zero = zeroPoint == null || zeroPoint.size() == 0 ? 0 : (int) zeroPoint.getLong(0);
-        float[] centred = ctx.allocateUninitialized(ElementType.FLOAT, raw.length).floats();
+        Tensor input = ctx.allocateUninitialized(ElementType.FLOAT, x.shape());
+        float[] centred = input.floats();
         ctx.parallelFor(raw.length, 1 << 15, (from, to) -> {
             if (unsigned) {
                 for (int i = from; i < to; i++) {
@@ -194,7 +195,6 @@ final class IntegerConv {
                 }
             }
         });
-        Tensor input = Tensor.ofFloats(centred, x.shape());
         int[] acc = null;
         Tensor result = null;
         for (int b = 0; b < blocks.length; b++) {

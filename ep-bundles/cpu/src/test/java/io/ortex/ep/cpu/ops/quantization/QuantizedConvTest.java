@@ -272,4 +272,16 @@ class QuantizedConvTest {
         RuntimeException e = assertThrows(RuntimeException.class, () -> run1("QLinearConv", 10, inputs));
         assertEquals(true, String.valueOf(e.getMessage()).contains("bias"), e.getMessage());
     }
+
+    @Test
+    void anInputWithTheWrongChannelCountIsRefused() {
+        Tensor x = Tensor.of(ElementType.UINT8, new long[] {1, 3, 2, 2}, new byte[12]);
+        Tensor w = Tensor.of(ElementType.UINT8, new long[] {2, 2, 1, 1}, new byte[4]);
+        Tensor zero = Tensor.of(ElementType.UINT8, new long[0], new byte[1]);
+        for (int[] constants : new int[][] {{}, {1, 3}}) {
+            RuntimeException e = assertThrows(RuntimeException.class,
+                    () -> run("ConvInteger", 10, new Tensor[] {x, w, zero, zero}, 1, constants));
+            assertEquals(true, String.valueOf(e.getMessage()).contains("channels"), e.getMessage());
+        }
+    }
 }

@@ -294,4 +294,42 @@ class QdqFusionTest {
         Result fused = run(matMul(24, 24, true, 0, false, 9), feeds, true);
         assertTrue(fused.groups().isEmpty(), fused.groups().toString());
     }
+
+    @Test
+    void oneSessionServesManyThreadsAtOnce() throws Exception {
+        ConvSpec spec = new ConvSpec();
+        spec.c = 16;
+        spec.m = 16;
+        spec.h = 24;
+        spec.w = 24;
+        try (Session s = env.createSession(spec.qdq().bytes(), new SessionOptions())) {
+            List<Map<String, Tensor>> feeds = new ArrayList<>();
+            List<byte[]> want = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                spec.seed = i;
+                feeds.add(Map.of("xq", spec.feeds().get("xq")));
+                want.add(((byte[]) s.run(feeds.get(i)).get("yq").data()).clone());
+            }
+            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+            try {
+                List<java.util.concurrent.Future<?>> done = new ArrayList<>();
+                for (int t = 0; t < 4; t++) {
+                    int first = t;
+                    done.add(pool.submit(() -> {
+                        for (int run = 0; run < 20; run++) {
+                            int i = (first + run) % 4;
+                            assertArrayEquals(want.get(i), (byte[]) s.run(feeds.get(i)).get("yq").data(),
+                                    "thread " + first + ", run " + run);
+                        }
+                        return null;
+                    }));
+                }
+                for (java.util.concurrent.Future<?> f : done) {
+                    f.get();
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+    }
 }

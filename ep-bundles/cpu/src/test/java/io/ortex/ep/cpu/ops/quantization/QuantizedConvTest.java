@@ -284,4 +284,17 @@ class QuantizedConvTest {
             assertEquals(true, String.valueOf(e.getMessage()).contains("channels"), e.getMessage());
         }
     }
+
+    @Test
+    void aKernelTooLargeForOneExactBlockIsStillExact() {
+        // 17 x 17 taps of 255 x 255: one channel's partial sum passes 2^24, so no float block is exact
+        byte[] full = new byte[17 * 17];
+        java.util.Arrays.fill(full, (byte) 255);
+        Tensor x = Tensor.of(ElementType.UINT8, new long[] {1, 1, 17, 17}, full);
+        Tensor w = Tensor.of(ElementType.UINT8, new long[] {1, 1, 17, 17}, full.clone());
+        Tensor[] inputs = {x, w};
+        int want = 17 * 17 * 255 * 255;
+        assertArrayEquals(new int[] {want}, run1("ConvInteger", 10, inputs).ints());
+        assertArrayEquals(new int[] {want}, run("ConvInteger", 10, inputs, 1, new int[] {1}).get(0).ints());
+    }
 }

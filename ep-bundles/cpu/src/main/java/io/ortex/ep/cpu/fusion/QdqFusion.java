@@ -106,14 +106,15 @@ final class QdqFusion {
             return null;
         }
         int group = (int) op.intAttr("group", 1);
-        QuantizedConv compiled = QuantizedConv.compile(attrs, group, weights, w.zero(), bias, x.scale(), w.scale(),
-                yScale, yZero);
-        if (compiled == null) {
+        if (group < 1 || !eightBit(weights.type()) || w.zero() != null && w.zero().type() != weights.type()) {
             return null;
         }
+        // the weights are centred and packed when the kernel is built, not each time the graph is matched
         return new FusionMatch(CONV, nodes, (inputNames, outputNames) -> {
             int xi = inputNames.indexOf(xName);
-            if (xi < 0 || outputNames.size() != 1) {
+            QuantizedConv compiled = QuantizedConv.compile(attrs, group, weights, w.zero(), bias, x.scale(),
+                    w.scale(), yScale, yZero);
+            if (xi < 0 || outputNames.size() != 1 || compiled == null) {
                 return (in, ctx) -> null;
             }
             return (in, ctx) -> {
@@ -128,13 +129,14 @@ final class QdqFusion {
         if (weights.rank() != 2 || !perChannel(w, weights.dim(1), 1, 2)) {
             return null;
         }
-        QuantizedMatMul compiled = QuantizedMatMul.compile(weights, w.zero(), x.scale(), w.scale(), yScale, yZero);
-        if (compiled == null) {
+        if (!eightBit(weights.type()) || w.zero() != null && w.zero().type() != weights.type()) {
             return null;
         }
         return new FusionMatch(MATMUL, nodes, (inputNames, outputNames) -> {
             int xi = inputNames.indexOf(xName);
-            if (xi < 0 || outputNames.size() != 1) {
+            QuantizedMatMul compiled = QuantizedMatMul.compile(weights, w.zero(), x.scale(), w.scale(), yScale,
+                    yZero);
+            if (xi < 0 || outputNames.size() != 1 || compiled == null) {
                 return (in, ctx) -> null;
             }
             return (in, ctx) -> {

@@ -148,6 +148,55 @@ final class BenchModels {
         return model(graph);
     }
 
+    /**
+     * {@code QLinearConv} of a uint8 input {@code X[1, c, h, w]} (zero point 128) by constant int8 weights (zero point
+     * 0, one scale per output channel) and an int32 bias, to uint8, with the padding {@code k / 2} on every side.
+     *
+     * @param c input channels
+     * @param m output channels
+     * @param h input height
+     * @param w input width
+     * @param k kernel size (square)
+     * @param stride the stride along both axes
+     * @param group the group count
+     * @param seed the seed of the weights
+     * @return the serialized model
+     */
+    static byte[] qlinearConv(int c, int m, int h, int w, int k, int stride, int group, long seed) {
+        int pad = k / 2;
+        long oh = (h + 2L * pad - k) / stride + 1;
+        long ow = (w + 2L * pad - k) / stride + 1;
+        NodeProto.Builder node = NodeProto.newBuilder().setOpType("QLinearConv").setName("qlinearconv")
+                .addInput("X").addInput("x_scale").addInput("x_zero_point").addInput("W").addInput("w_scale")
+                .addInput("w_zero_point").addInput("y_scale").addInput("y_zero_point").addInput("B").addOutput("Y")
+                .addAttribute(intsAttr("kernel_shape", k, k))
+                .addAttribute(intsAttr("strides", stride, stride))
+                .addAttribute(intsAttr("pads", pad, pad, pad, pad))
+                .addAttribute(intAttr("group", group));
+        float[] wScale = new float[m];
+        java.util.Arrays.fill(wScale, 0.002f);
+        java.util.SplittableRandom r = new java.util.SplittableRandom(seed);
+        ByteBuffer biasBytes = ByteBuffer.allocate(4 * m).order(ByteOrder.LITTLE_ENDIAN);
+        for (int i = 0; i < m; i++) {
+            biasBytes.putInt(r.nextInt(2001) - 1000);
+        }
+        GraphProto graph = GraphProto.newBuilder().setName("qlinearconv")
+                .addInput(info("X", TensorProto.DataType.UINT8_VALUE, 1, c, h, w))
+                .addOutput(info("Y", TensorProto.DataType.UINT8_VALUE, 1, m, oh, ow))
+                .addInitializer(floatTensor("x_scale", new float[] {0.02f}))
+                .addInitializer(byteTensor("x_zero_point", TensorProto.DataType.UINT8_VALUE, new byte[] {(byte) 128}))
+                .addInitializer(byteTensor("W", TensorProto.DataType.INT8_VALUE,
+                        randomBytes(m * (c / group) * k * k, seed), m, c / group, k, k))
+                .addInitializer(floatTensor("w_scale", wScale, m))
+                .addInitializer(byteTensor("w_zero_point", TensorProto.DataType.INT8_VALUE, new byte[m], m))
+                .addInitializer(floatTensor("y_scale", new float[] {0.05f}))
+                .addInitializer(byteTensor("y_zero_point", TensorProto.DataType.UINT8_VALUE, new byte[] {(byte) 128}))
+                .addInitializer(byteTensor("B", TensorProto.DataType.INT32_VALUE, biasBytes.array(), m))
+                .addNode(node)
+                .build();
+        return model(graph);
+    }
+
     private static io.ortex.onnx.proto.Onnx.AttributeProto intsAttr(String name, long... values) {
         io.ortex.onnx.proto.Onnx.AttributeProto.Builder a = io.ortex.onnx.proto.Onnx.AttributeProto.newBuilder()
                 .setName(name).setType(io.ortex.onnx.proto.Onnx.AttributeProto.AttributeType.INTS);

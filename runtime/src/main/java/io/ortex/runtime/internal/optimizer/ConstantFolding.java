@@ -23,7 +23,9 @@ import java.util.function.Consumer;
  * outputs become initializers. The computing is left to an {@link Evaluator} (the session runs them on the CPU EP's
  * kernels, as ONNX Runtime does), in one batch. Ops that draw random numbers, and ops that only make large tensors
  * out of small ones (ConstantOfShape, Expand, Tile, Range, EyeLike), are not folded; nor are nodes with subgraphs or
- * nodes that write a graph output. When the evaluation fails the graph is left as it was.
+ * nodes that write a graph output; nor a DequantizeLinear between constant 8-bit weights and a Conv or MatMul whose
+ * output is quantized again (the QDQ pattern EPs run as integer products). When the evaluation fails the graph is
+ * left as it was.
  */
 public final class ConstantFolding {
     /** Ops that expand a small input into a large output: computing them at run time costs less memory. */
@@ -92,9 +94,10 @@ public final class ConstantFolding {
         }
         List<Integer> folded = new ArrayList<>();
         Set<String> needed = new LinkedHashSet<>();
+        Map<String, List<NodeProto>> readers = readers(nodes);
         for (int i = 0; i < nodes.size(); i++) {
             NodeProto n = nodes.get(i);
-            if (n == null || !foldable(n, g, constant)) {
+            if (n == null || !foldable(n, g, constant) || dequantizesIntoQdqProduct(n, g, readers)) {
                 continue;
             }
             folded.add(i);
@@ -158,6 +161,41 @@ public final class ConstantFolding {
             }
         }
         folded.forEach(i -> g.set(i, null));
+    }
+
+    /** The nodes of a graph that read each value (subgraphs' implicit reads are not counted). */
+    private static Map<String, List<NodeProto>> readers(List<NodeProto> nodes) {
+        Map<String, List<NodeProto>> readers = new HashMap<>();
+        for (NodeProto n : nodes) {
+            if (n != null) {
+                for (String in : n.getInputList()) {
+                    if (!in.isEmpty()) {
+                        readers.computeIfAbsent(in, k -> new ArrayList<>()).add(n);
+                    }
+                }
+            }
+        }
+        return readers;
+    }
+
+    /**
+     * Whether a node is a DequantizeLinear whose output only a Conv or MatMul reads, itself read only by a
+     * QuantizeLinear: the QDQ pattern an EP may run as one integer product, which needs the 8-bit weights rather than
+     * their float values (ONNX Runtime leaves DequantizeLinear unfolded for the same reason).
+     */
+    private static boolean dequantizesIntoQdqProduct(NodeProto n, MainGraph g, Map<String, List<NodeProto>> readers) {
+        if (!n.getOpType().equals("DequantizeLinear") || n.getOutputCount() != 1 || n.getOutput(0).isEmpty()) {
+            return false;
+        }
+        List<NodeProto> product = readers.getOrDefault(n.getOutput(0), List.of());
+        if (product.size() != 1 || !MainGraph.isDefaultDomain(product.get(0))
+                || !Set.of("Conv", "MatMul").contains(product.get(0).getOpType())
+                || product.get(0).getOutputCount() != 1 || g.isGraphOutput(product.get(0).getOutput(0))) {
+            return false;
+        }
+        List<NodeProto> quantize = readers.getOrDefault(product.get(0).getOutput(0), List.of());
+        return quantize.size() == 1 && MainGraph.isDefaultDomain(quantize.get(0))
+                && quantize.get(0).getOpType().equals("QuantizeLinear");
     }
 
     private static boolean foldable(NodeProto n, MainGraph g, Set<String> constant) {

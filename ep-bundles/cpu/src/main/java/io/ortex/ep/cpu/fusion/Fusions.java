@@ -11,7 +11,8 @@ import java.util.function.Function;
 
 /**
  * Finds the CPU EP's fusions in a graph: at each node, in graph order, the fusions are tried in priority order
- * (attention, dynamically quantized products, MatMul with bias and activation, LayerNormalization, GELU, Conv and
+ * (attention, dynamically quantized products, the
+ * QDQ pattern around Conv and MatMul, MatMul with bias and activation, LayerNormalization, GELU, Conv and
  * ConvTranspose with the channel-wise nodes after them, HardSwish) and the first that matches without touching a node
  * of an earlier match wins. Stateless.
  */
@@ -22,6 +23,7 @@ public final class Fusions {
     private static final List<Function<NodeView, FusionMatch>> MATCHERS = List.of(
             AttentionFusion::match,
             DynamicQuantizeMatMulFusion::match,
+            QdqFusion::match,
             MatMulBiasFusion::match,
             LayerNormFusion::match,
             GeluFusion::match,

@@ -165,7 +165,8 @@ public final class FloatConv {
         long padded = (long) n * c * g.s[1] * g.s[2]
                 * ((g.in[1] + g.pb[1] + g.pe[1] + g.s[1] - 1) / g.s[1])
                 * ((g.in[2] + g.pb[2] + g.pe[2] + g.s[2] - 1) / g.s[2]);
-        if (!pointwise && g.k[0] == 1 && g.in[0] == 1 && padded <= MAX_SCRATCH) {
+        // a third spatial axis of one input, one tap and one output that reads it (no padding before it) is a plane
+        if (!pointwise && g.k[0] == 1 && g.in[0] == 1 && g.out[0] == 1 && g.pb[0] == 0 && padded <= MAX_SCRATCH) {
             shifted(x, n, c, g, y, ctx);
             return;
         }

@@ -10,14 +10,17 @@ import io.ortex.ep.cpu.linalg.PackedB;
 /**
  * The 8-bit integer matrix product {@code (A - a_zero_point) x (B - b_zero_point)} into int32, exactly, on the float32
  * GEMM: both operands are centred on their zero points (values in {@code [-255, 255]}, exact in float), and the
- * reduction is cut into blocks short enough that every partial sum is an integer of magnitude at most 2^24, and so
- * exact in float: {@code 2^24 / (255 max|B|)} steps (514 for weights within [-128, 128], so a reduction of 384 is one
+ * reduction is cut into blocks of rows of B short enough that every partial sum is an integer of magnitude at most
+ * 2^24, and so exact in float: for every column, {@code 255 * sum |B - b_zero_point|} over a block's rows is at most
+ * 2^24 (at least 258 rows whatever the weights; a reduction of a few thousand for typical weights, which stays one
  * block). Each block's product is added to the int32 result. The right operand is centred and packed once when it is
  * a constant weight.
  */
 final class IntegerMatMul {
     /** Integers up to this magnitude are exact in float. */
-    private static final int EXACT = 1 << 24;
+    private static final long EXACT = 1L << 24;
+    /** The largest magnitude of a centred 8-bit left operand. */
+    private static final long INPUT_MAX = 255;
 
     private IntegerMatMul() {
     }
@@ -27,10 +30,10 @@ final class IntegerMatMul {
      *
      * @param k the reduction length
      * @param n the column count
-     * @param block the rows of each block but the last
+     * @param starts the first row of each block, then {@code k}
      * @param blocks the packed blocks
      */
-    record Weights(int k, int n, int block, PackedB[] blocks) {
+    record Weights(int k, int n, int[] starts, PackedB[] blocks) {
         /**
          * Centres and packs an 8-bit matrix.
          *
@@ -48,23 +51,50 @@ final class IntegerMatMul {
             for (int c = 0; c < n; c++) {
                 zero[c] = zero(zeroPoint, zeroPoint != null && zeroPoint.size() > 1 ? c : 0);
             }
-            float max = 1;
             for (int r = 0; r < k; r++) {
                 for (int c = 0; c < n; c++) {
                     int i = r * n + c;
                     centred[i] = value(v[i], unsigned) - zero[c];
-                    max = Math.max(max, Math.abs(centred[i]));
                 }
             }
-            int block = Math.max(1, Math.min(k, EXACT / (255 * (int) max)));
-            int count = Math.max(1, (k + block - 1) / block);
-            PackedB[] blocks = new PackedB[count];
-            for (int j = 0; j < count; j++) {
-                int k0 = j * block;
-                blocks[j] = Gemm.packB(centred, k0 * n, n, 1, Math.min(block, k - k0), n);
+            int[] starts = blockStarts(centred, k, n);
+            PackedB[] blocks = new PackedB[starts.length - 1];
+            for (int j = 0; j < blocks.length; j++) {
+                int k0 = starts[j];
+                blocks[j] = Gemm.packB(centred, k0 * n, n, 1, starts[j + 1] - k0, n);
             }
-            return new Weights(k, n, block, blocks);
+            return new Weights(k, n, starts, blocks);
         }
+    }
+
+    /**
+     * Cuts the rows of a centred right operand into blocks: a block ends before the row that would take some
+     * column's {@code 255 * sum |B|} past 2^24.
+     *
+     * @param centred the operand, {@code k x n}, row-major
+     * @param k the row count
+     * @param n the column count
+     * @return the first row of each block, then {@code k} (one empty block when {@code k} is 0)
+     */
+    private static int[] blockStarts(float[] centred, int k, int n) {
+        java.util.List<Integer> starts = new java.util.ArrayList<>();
+        starts.add(0);
+        long[] running = new long[n];
+        for (int r = 0; r < k; r++) {
+            boolean fits = true;
+            for (int c = 0; c < n && fits; c++) {
+                fits = (running[c] + (long) Math.abs(centred[r * n + c])) * INPUT_MAX <= EXACT;
+            }
+            if (!fits) {
+                starts.add(r);
+                java.util.Arrays.fill(running, 0);
+            }
+            for (int c = 0; c < n; c++) {
+                running[c] += (long) Math.abs(centred[r * n + c]);
+            }
+        }
+        starts.add(k);
+        return starts.stream().mapToInt(Integer::intValue).toArray();
     }
 
     /**
@@ -145,7 +175,7 @@ final class IntegerMatMul {
         int n = w.n();
         float[] product = new float[rows * n];
         for (int j = 0; j < w.blocks().length; j++) {
-            Gemm.multiply(centred, j * w.block(), k, 1, rows, w.blocks()[j], product, 0, n, Epilogue.NONE, ctx);
+            Gemm.multiply(centred, w.starts()[j], k, 1, rows, w.blocks()[j], product, 0, n, Epilogue.NONE, ctx);
             if (j == 0) {
                 for (int i = 0; i < acc.length; i++) {
                     acc[i] = (int) product[i];

@@ -154,6 +154,9 @@ class FloatConvTest {
             conv(s(2, 3, 40), s(4, 3, 5), 1, null, s(2, 2), null),
             conv(s(1, 2, 5, 6, 7), s(3, 2, 2, 3, 2), 1, s(1, 2, 2), s(1, 0, 1, 0, 1, 1), null),
             conv(s(1, 4, 3, 5, 6), s(4, 1, 3, 3, 3), 4, null, s(1, 1, 1, 1, 1, 1), null),
+            // a depth of one input and one tap, padded into several output planes, or one plane that reads padding
+            conv(s(2, 6, 1, 2, 4), s(3, 6, 1, 2, 2), 1, s(1, 2, 2), s(1, 1, 0, 1, 1, 0), s(2, 1, 1)),
+            conv(s(1, 3, 1, 4, 4), s(2, 3, 1, 3, 3), 1, s(2, 1, 1), s(1, 1, 1, 0, 1, 1), null),
             autoPad(s(1, 3, 20, 20), s(3, 1, 3, 3), 3, s(2, 2), "SAME_LOWER"),
             autoPad(s(1, 2, 30, 30), s(4, 2, 3, 3), 1, null, "SAME_UPPER"),
             autoPad(s(1, 2, 9, 9), s(4, 2, 2, 2), 1, s(2, 2), "VALID"));

@@ -81,4 +81,59 @@ class QuantizedProductTest {
         // A - zp by row: (100, -90), (0, 2); B - zp by column: (-4, 3), (2, -1)
         assertArrayEquals(new int[] {-670, 290, 6, -2}, y.ints());
     }
+
+    @Test
+    void qlinearMatMulEqualsAReferenceRequantizationBitForBit() {
+        java.util.SplittableRandom r = new java.util.SplittableRandom(31);
+        for (int trial = 0; trial < 60; trial++) {
+            ElementType at = r.nextBoolean() ? ElementType.UINT8 : ElementType.INT8;
+            ElementType bt = r.nextBoolean() ? ElementType.UINT8 : ElementType.INT8;
+            ElementType yt = r.nextBoolean() ? ElementType.UINT8 : ElementType.INT8;
+            boolean extreme = trial % 3 == 0;
+            int m = 1 + r.nextInt(9);
+            int k = trial % 5 == 0 ? 600 + r.nextInt(1200) : 1 + r.nextInt(70);
+            int n = 1 + r.nextInt(40);
+            int batch = 1 + r.nextInt(3);
+            Tensor a = bytes(at, new long[] {batch, m, k}, r, extreme);
+            Tensor b = bytes(bt, new long[] {k, n}, r, extreme);
+            Tensor azp = r.nextBoolean() ? bytes(at, new long[0], r, extreme) : bytes(at, new long[] {m}, r, extreme);
+            Tensor bzp = r.nextBoolean() ? bytes(bt, new long[0], r, extreme) : bytes(bt, new long[] {n}, r, extreme);
+            Tensor yzp = bytes(yt, new long[0], r, false);
+            float as = 0.001f + r.nextFloat() * 0.05f;
+            float ys = 0.01f + r.nextFloat() * 0.5f;
+            // every fourth trial a multiplier large enough to saturate most outputs
+            float spread = trial % 4 == 3 ? 50f : 0.02f;
+            float[] bs = new float[trial % 2 == 0 ? 1 : n];
+            for (int c = 0; c < bs.length; c++) {
+                bs[c] = (0.0005f + r.nextFloat()) * spread;
+            }
+            int lo = yt == ElementType.UINT8 ? 0 : -128;
+            byte[] want = new byte[batch * m * n];
+            for (int p = 0; p < batch; p++) {
+                for (int i = 0; i < m; i++) {
+                    long za = value(azp, azp.size() == 1 ? 0 : i);
+                    for (int j = 0; j < n; j++) {
+                        long zb = value(bzp, bzp.size() == 1 ? 0 : j);
+                        long sum = 0;
+                        for (int q = 0; q < k; q++) {
+                            sum += (value(a, (p * m + i) * k + q) - za) * (value(b, q * n + j) - zb);
+                        }
+                        float scale = as * bs[bs.length == 1 ? 0 : j] / ys;
+                        double v = Math.rint((float) (int) sum * scale) + value(yzp, 0);
+                        want[(p * m + i) * n + j] = (byte) Math.max(lo, Math.min(lo + 255, v));
+                    }
+                }
+            }
+            String what = "trial " + trial + ": " + at + " [" + batch + "," + m + "," + k + "] x " + bt + " [" + k
+                    + "," + n + "] -> " + yt + (bs.length == 1 ? "" : " per-column scale");
+            Tensor[] inputs = {a, Tensor.ofFloats(new float[] {as}), azp, b,
+                bs.length == 1 ? Tensor.ofFloats(bs) : Tensor.ofFloats(bs, n), bzp, Tensor.ofFloats(new float[] {ys}),
+                yzp};
+            Tensor y = run1("QLinearMatMul", 10, inputs);
+            assertEquals(yt, y.type(), what);
+            assertArrayEquals(want, (byte[]) y.data(), what + ", B fed at run time");
+            assertArrayEquals(want, (byte[]) run("QLinearMatMul", 10, inputs, 1, new int[] {3, 4, 5}).get(0).data(),
+                    what + ", B a constant weight");
+        }
+    }
 }

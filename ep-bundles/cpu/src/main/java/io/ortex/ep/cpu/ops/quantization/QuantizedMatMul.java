@@ -1,0 +1,61 @@
+package io.ortex.ep.cpu.ops.quantization;
+
+import io.ortex.api.ElementType;
+import io.ortex.api.Tensor;
+import io.ortex.api.spi.KernelContext;
+
+/**
+ * A QLinearMatMul whose right operand, scales and output zero point are constants, compiled once: the right operand
+ * centred and packed for the exact integer product ({@link IntegerMatMul}) and the requantization to the output type.
+ * Made for the fusion of the {@code DequantizeLinear -> MatMul -> QuantizeLinear} pattern. Immutable and thread safe.
+ */
+public final class QuantizedMatMul {
+    private final IntegerMatMul.Weights weights;
+    private final Requantization requantization;
+
+    private QuantizedMatMul(IntegerMatMul.Weights weights, Requantization requantization) {
+        this.weights = weights;
+        this.requantization = requantization;
+    }
+
+    /**
+     * Compiles the product, when its operands take the integer path.
+     *
+     * @param b the 8-bit right operand {@code [k, n]}
+     * @param bZero its zero point (one value or one per column), or {@code null}
+     * @param aScale the left operand's float32 scale, one value
+     * @param bScale the right operand's float32 scale, one value or one per column
+     * @param yScale the output's float32 scale, one value
+     * @param yZero the output's 8-bit zero point, one value
+     * @return the compiled product, or {@code null} when these operands need the nodes one by one
+     */
+    public static QuantizedMatMul compile(Tensor b, Tensor bZero, Tensor aScale, Tensor bScale, Tensor yScale,
+                                          Tensor yZero) {
+        if (!IntegerMatMul.weightsFit(b, bZero) || !Requantization.supports(yZero.type()) || yZero.size() != 1
+                || aScale.size() != 1 || yScale.size() != 1
+                || !(bScale.size() == 1 || bScale.rank() == 1 && bScale.size() == b.dim(1))) {
+            return null;
+        }
+        IntegerMatMul.Weights w = IntegerMatMul.Weights.of(b, bZero);
+        return new QuantizedMatMul(w, Requantization.of(aScale, bScale, yScale, yZero, yZero.type(), w.n()));
+    }
+
+    /**
+     * Computes the quantized product.
+     *
+     * @param a the 8-bit left operand {@code [..., m, k]} or {@code [k]}
+     * @param aZero its zero point, one value of a's type, or {@code null}
+     * @param ctx the run's context
+     * @return the output, or {@code null} when the operand is not one this product takes (the nodes then run)
+     */
+    public Tensor compute(Tensor a, Tensor aZero, KernelContext ctx) {
+        boolean eightBit = a.type() == ElementType.UINT8 || a.type() == ElementType.INT8;
+        if (!eightBit || aZero != null && (aZero.type() != a.type() || aZero.size() != 1) || a.rank() < 1
+                || a.dim(a.rank() - 1) != weights.k()) {
+            return null;
+        }
+        Tensor acc = IntegerMatMul.multiply(a, aZero, weights, ctx);
+        int rows = weights.n() == 0 ? 0 : acc.size() / weights.n();
+        return requantization.apply(acc.ints(), rows, 1, acc.shape(), ctx);
+    }
+}

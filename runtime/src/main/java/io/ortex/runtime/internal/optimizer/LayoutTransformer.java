@@ -186,7 +186,7 @@ public final class LayoutTransformer {
                 if (count != rank || t.getDimsCount() != 1) {
                     return false;
                 }
-                TensorProto permuted = permute(t, channelsLast(rank), fresh(name + "_nhwc"));
+                TensorProto permuted = reorder(t, channelsLast(rank), fresh(name + "_nhwc"));
                 if (permuted == null) {
                     return false;
                 }
@@ -419,6 +419,28 @@ public final class LayoutTransformer {
             }
             return b.build();
         }
+    }
+
+    /**
+     * Reorders the entries of a one-dimensional constant (one per axis, as a Resize's scales), entry {@code i} of the
+     * result being entry {@code perm[i]}; {@code null} for a type without whole-byte elements.
+     */
+    static TensorProto reorder(TensorProto t, long[] perm, String name) {
+        ElementType type = TensorCodec.elementType(t);
+        if (type == ElementType.STRING || type.bitWidth() < 8) {
+            return null;
+        }
+        ByteBuffer source = TensorCodec.toBytes(TensorCodec.fromProto(t));
+        ByteBuffer target = ByteBuffer.allocate(source.remaining()).order(ByteOrder.LITTLE_ENDIAN);
+        int size = type.byteSize();
+        for (long p : perm) {
+            for (int k = 0; k < size; k++) {
+                target.put(source.get((int) p * size + k));
+            }
+        }
+        target.flip();
+        return TensorCodec.toProto(TensorCodec.fromBytes(name, type, new long[] {perm.length}, perm.length, target),
+                name);
     }
 
     /**

@@ -124,6 +124,24 @@ class LayoutConversionTest {
     }
 
     @Test
+    void aConvertedSessionRunsFromManyThreadsAtOnce() throws Exception {
+        float[] expected = expected(convReluConv());
+        NhwcTestEp ep = ep(DataLayout.NHWC, LayoutConversion.RUNTIME_DECIDES);
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+        try (InferenceSession s = session(convReluConv(), ep)) {
+            List<java.util.concurrent.Future<float[]>> runs = new ArrayList<>();
+            for (int i = 0; i < 32; i++) {
+                runs.add(pool.submit(() -> run(s)));
+            }
+            for (java.util.concurrent.Future<float[]> r : runs) {
+                assertClose(expected, r.get());
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void anEpThatSaysConvertGetsAnOpTheRuntimeWouldNotConvert() {
         NhwcTestEp ep = ep(DataLayout.NHWC, LayoutConversion.CONVERT);
         try (InferenceSession s = session(convReluConv(), ep)) {

@@ -122,6 +122,20 @@ public final class LayoutTransformer {
                 names.addAll(n.getOutputList());
                 for (AttributeProto a : n.getAttributeList()) {
                     MainGraph.subgraphs(a).forEach(g -> MainGraph.collectReads(g, subgraphReads));
+                    MainGraph.subgraphs(a).forEach(g -> collectDefined(g, names));
+                }
+            }
+            names.addAll(subgraphReads);
+        }
+
+        /** Adds every name a subgraph (or one nested in it) defines, so that no new name shadows one of them. */
+        private static void collectDefined(GraphProto g, Set<String> out) {
+            g.getInputList().forEach(v -> out.add(v.getName()));
+            g.getInitializerList().forEach(t -> out.add(t.getName()));
+            for (NodeProto n : g.getNodeList()) {
+                out.addAll(n.getOutputList());
+                for (AttributeProto a : n.getAttributeList()) {
+                    MainGraph.subgraphs(a).forEach(sub -> collectDefined(sub, out));
                 }
             }
         }

@@ -146,6 +146,24 @@ class LayoutTransformerTest {
     }
 
     @Test
+    void aNameASubgraphDefinesIsNotShadowed() {
+        GraphProto branch = GraphProto.newBuilder().addOutput(value("x_nhwc"))
+                .addNode(node("inner", "Identity", List.of("x"), "x_nhwc")).build();
+        NodeProto ifNode = node("if", "If", List.of("cond"), "z").toBuilder()
+                .addAttribute(io.ortex.onnx.proto.Onnx.AttributeProto.newBuilder().setName("then_branch")
+                        .setType(io.ortex.onnx.proto.Onnx.AttributeProto.AttributeType.GRAPH).setG(branch))
+                .addAttribute(io.ortex.onnx.proto.Onnx.AttributeProto.newBuilder().setName("else_branch")
+                        .setType(io.ortex.onnx.proto.Onnx.AttributeProto.AttributeType.GRAPH).setG(branch))
+                .build();
+        ModelProto m = model(GraphProto.newBuilder().addInput(value("x")).addInput(value("cond"))
+                .addOutput(value("y")).addOutput(value("z"))
+                .addInitializer(TensorCodec.toProto(Tensor.ofFloats(new float[3], 1, 3, 1, 1), "w"))
+                .addNode(node("conv", "Conv", List.of("x", "w"), "y")).addNode(ifNode));
+        ModelProto o = LayoutTransformer.toChannelsLast(m, Map.of("y", 4));
+        assertEquals("Transpose[0,2,3,1]:x->x_nhwc_1", nodes(o).get(0));
+    }
+
+    @Test
     void theTwoPermutationsUndoEachOther() {
         for (int rank = 3; rank <= 6; rank++) {
             long[] last = LayoutTransformer.channelsLast(rank);

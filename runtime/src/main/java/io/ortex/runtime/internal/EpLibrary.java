@@ -160,6 +160,15 @@ final class EpLibrary {
         return name;
     }
 
+    /** A factory's version for a log line, or what stands in for one that fails to give it. */
+    private static String versionOf(EpFactory f) {
+        try {
+            return f.version();
+        } catch (RuntimeException e) {
+            return "(version unavailable)";
+        }
+    }
+
     /**
      * Describes factories and their devices on one line, for the log: each EP with its version, then the devices
      * offered, and why an EP offers none.
@@ -173,7 +182,7 @@ final class EpLibrary {
         StringBuilder sb = new StringBuilder("EP ");
         for (int i = 0; i < factories.size(); i++) {
             EpFactory f = factories.get(i);
-            sb.append(i == 0 ? "" : ", ").append(f.name()).append(' ').append(f.version());
+            sb.append(i == 0 ? "" : ", ").append(f.name()).append(' ').append(versionOf(f));
         }
         sb.append("; devices [");
         for (int i = 0; i < devices.size(); i++) {

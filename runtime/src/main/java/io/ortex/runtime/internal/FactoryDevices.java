@@ -111,7 +111,13 @@ final class FactoryDevices {
 
     private static List<EpDevice> devicesOf(String library, EpFactory f, List<HardwareDevice> hardware,
                                             Map<String, String> config) {
-        String version = f.version();
+        String version;
+        try {
+            version = f.version();
+        } catch (RuntimeException e) {
+            throw new OrtexException(ErrorCode.FAIL, "EP factory '" + f.name() + "' of library '" + library
+                    + "' failed to give its version: " + e.getMessage(), e);
+        }
         if (version == null || !SEMVER.matcher(version).matches()) {
             throw new InvalidArgumentException("EP factory '" + f.name() + "' of library '" + library
                     + "' has version '" + version + "', which is not SemVer 2.0");

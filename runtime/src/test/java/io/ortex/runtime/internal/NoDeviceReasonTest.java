@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ortex.api.Environment;
 import io.ortex.api.EpLibraryInfo;
+import io.ortex.api.EpUnavailableException;
 import io.ortex.api.HardwareDevice;
 import io.ortex.api.HardwareDeviceType;
 import io.ortex.api.spi.SupportedDevice;
@@ -77,6 +78,25 @@ class NoDeviceReasonTest {
             String why = library(env, "broken.bundle").withoutDevice().get("BrokenEP");
             assertTrue(why.startsWith("factory failed: ") && why.contains("no driver loaded"), why);
             assertTrue(env.epDevices().isEmpty());
+        }
+    }
+
+    /** As ONNX Runtime's EP when its native library does not load on this platform: the environment still opens. */
+    @Test
+    void aFactoryWhoseVersionFailsIsListedWithItsMessageAndTheOthersServe() {
+        CountingEpFactory failing = new CountingEpFactory("NativeEP", () -> null) {
+            @Override
+            public String version() {
+                throw new EpUnavailableException("the native library could not be loaded");
+            }
+        };
+        try (RuntimeEnvironment env = new RuntimeEnvironment(Map.of(), List.of(CPU),
+                List.of(new CountingEpFactory("CpuLikeEP", () -> null), failing))) {
+            EpLibraryInfo lib = env.epLibraries().stream()
+                    .filter(l -> l.withoutDevice().containsKey("NativeEP")).findFirst().orElseThrow();
+            String why = lib.withoutDevice().get("NativeEP");
+            assertTrue(why.startsWith("factory failed: ") && why.contains("could not be loaded"), why);
+            assertEquals(List.of("CpuLikeEP"), env.epDevices().stream().map(d -> d.epName()).toList());
         }
     }
 

@@ -9,8 +9,8 @@
  *       {@code allow_virtual_devices=1}, creates its own virtual NPU device ({@code is_virtual=1}) with EP metadata
  *       ({@code supported_ops}) and default EP options ({@code fuse=1}, {@code layout=NHWC}); it never sets
  *       {@code version}, which the runtime adds. {@code createEp()} checks the selected devices and reads the
- *       options; {@code releaseEp()} has nothing to free. It registers through {@code META-INF/services} and {@code module-info}'s
- *       {@code provides}.</dd>
+ *       options; {@code releaseEp()} has nothing to free. It registers through {@code META-INF/services} and
+ *       {@code module-info}'s {@code provides}.</dd>
  *   <dt>{@link io.ortex.api.spi.ExecutionProvider#getCapability}: what the EP claims</dt>
  *   <dd>Float32 {@code MatMul}, {@code Gemm}, {@code Add}, {@code Mul}, {@code Relu} and {@code Conv} nodes of the
  *       default domain whose attributes it implements ({@code NodeSupport}, {@code NodeAttributes}). It groups them

@@ -102,7 +102,8 @@ final class ConvKernel {
             int filter = group * filters + f;
             float b = bias == null ? 0f : bias[filter];
             for (int p = p0; p < p1; p++) {
-                int at = g.channelsLast ? (image * positions + p) * g.m + filter : (image * g.m + filter) * positions + p;
+                int at = g.channelsLast ? (image * positions + p) * g.m + filter
+                        : (image * g.m + filter) * positions + p;
                 out[at] = MatrixMath.dot(w, filter * g.k, patches, (p - p0) * g.k, g.k) + b;
             }
         }

@@ -8,15 +8,23 @@ import io.ortex.api.Environment;
 import io.ortex.api.Session;
 import io.ortex.api.SessionOptions;
 import io.ortex.api.Tensor;
+import io.ortex.ep.cpu.CpuEpFactory;
+import io.ortex.runtime.internal.RuntimeEnvironment;
+import io.ortex.runtime.internal.discovery.HardwareDiscovery;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 /**
  * Opens a session for a real model in this (fresh) JVM, runs it ten times on 2 threads and prints the process's peak
  * resident memory in KB ({@code VmHWM} of {@code /proc/self/status}); for Ortex it prints first the heap the session
  * holds once created (after a full collection), in KB. Started by {@link PerformanceReport}.
+ *
+ * <p>Ortex runs as an application that depends on the runtime and the CPU EP (the class-path setup of the README):
+ * its environment gets the CPU EP alone, so that ONNX Runtime's EP, which this benchmark's class path also holds for
+ * the comparison, does not load ONNX Runtime's native library into the process measured.
  *
  * <p>Usage: {@code PeakRss MODEL [ortex|onnxruntime]}.
  */
@@ -45,7 +53,7 @@ public final class PeakRss {
                 }
             }
         } else {
-            try (Environment env = Environment.create()) {
+            try (Environment env = cpuOnly()) {
                 long before = usedAfterGc();
                 try (Session s = env.createSession(RealModels.file(args[0]),
                         new SessionOptions().intraOpThreads(2))) {
@@ -61,6 +69,12 @@ public final class PeakRss {
                 System.out.println(line.replaceAll("[^0-9]", ""));
             }
         }
+    }
+
+    private static Environment cpuOnly() {
+        RuntimeEnvironment env = new RuntimeEnvironment(Map.of(), new HardwareDiscovery(Map.of()).discover());
+        env.registerFactories(CpuEpFactory.NAME, List.of(new CpuEpFactory()), false);
+        return env;
     }
 
     private static long usedAfterGc() {

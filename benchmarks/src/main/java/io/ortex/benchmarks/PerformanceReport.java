@@ -39,6 +39,9 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * report itself, not to publish figures.
  */
 public final class PerformanceReport {
+    /** The collector options the distribution's launcher gives a one-shot verb (bin/ortex). */
+    static final String[] LAUNCHER_VERB_GC = {"-XX:+UseSerialGC", "-Xmn16m"};
+
     private final boolean quick;
     private final List<Row> rows = new ArrayList<>();
 
@@ -72,7 +75,7 @@ public final class PerformanceReport {
         }
         PerformanceReport report = new PerformanceReport(quick);
         report.run();
-        String text = report.markdown(allocationPerRun(), peakRss("ortex"), peakRss("ortex", "-XX:+UseSerialGC"),
+        String text = report.markdown(allocationPerRun(), peakRss("ortex"), peakRss("ortex", LAUNCHER_VERB_GC),
                 peakRss("onnxruntime"));
         Path tmp = out.resolveSibling(out.getFileName() + ".tmp");
         Files.writeString(tmp, text, StandardCharsets.UTF_8);
@@ -282,13 +285,16 @@ public final class PerformanceReport {
         b.append("| peak resident memory of the process | ")
                 .append(ortexMemory.length == 2 ? mb(ortexMemory[1], model) : "not measured").append(" | ")
                 .append(ortMemory.length == 1 ? mb(ortMemory[0], model) : "not measured").append(" |\n");
-        b.append("| peak resident memory with `-XX:+UseSerialGC`, as the launcher runs a verb | ")
+        b.append("| peak resident memory with `").append(String.join(" ", LAUNCHER_VERB_GC))
+                .append("`, as the launcher runs a verb | ")
                 .append(ortexSerial.length == 2 ? mb(ortexSerial[1], model) : "not measured").append(" | - |\n\n");
         b.append("A JVM with default flags sizes its heap from the machine's memory (an initial heap of 1/64 of it) "
                 + "and G1 grows it while the warm-up runs allocate (before the JIT compiles the vector kernels), so "
                 + "the peak of an Ortex process is mostly the collector's choice; the heap the session holds is "
-                + "Ortex's own. Once compiled, a session leaves the model's large weights in the model file instead "
-                + "of keeping a copy of its bytes.\n\n");
+                + "Ortex's own. The Ortex process holds the runtime and the CPU EP, as an application that depends "
+                + "on them does (ONNX Runtime's EP is not loaded). A session from a file leaves the model's large "
+                + "weights in the file: their bytes are never read onto the heap, and each is decoded once, into "
+                + "what its kernel keeps.\n\n");
         b.append("Regenerate with `benchmarks/performance-report` (about 30 minutes; it builds the benchmarks when "
                 + "needed and runs them on the JDK the distribution's launcher would pick).\n");
         return b.toString();

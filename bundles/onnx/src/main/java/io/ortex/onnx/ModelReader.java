@@ -6,14 +6,19 @@ import io.ortex.api.ErrorCode;
 import io.ortex.api.InvalidModelException;
 import io.ortex.api.NotImplementedException;
 import io.ortex.api.ResourceLimits;
+import io.ortex.onnx.proto.Onnx.GraphProto;
 import io.ortex.onnx.proto.Onnx.ModelProto;
 import io.ortex.onnx.proto.Onnx.OperatorSetIdProto;
+import io.ortex.onnx.proto.Onnx.TensorProto;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Map;
 
 /**
  * Reads ONNX model files and bytes into validated {@link OnnxModel}s. Everything that can be checked before running
@@ -57,12 +62,7 @@ public final class ModelReader {
         Path absolute = file.toAbsolutePath();
         ModelProto proto;
         try (InputStream in = Files.newInputStream(absolute)) {
-            long size = Files.size(absolute);
-            if (size > limits.modelBytes()) {
-                throw new InvalidModelException("model " + file + " is "
-                        + ResourceLimits.bytes(size) + ", more than the limit of "
-                        + ResourceLimits.bytes(limits.modelBytes()) + " (" + ResourceLimits.MODEL_BYTES + ")");
-            }
+            checkSize(file, Files.size(absolute), limits);
             proto = parse(CodedInputStream.newInstance(new SmallReads(in)), "model " + file, limits);
         } catch (NoSuchFileException e) {
             throw new InvalidModelException(ErrorCode.NO_SUCH_FILE, "model " + file + " does not exist", e);
@@ -74,7 +74,93 @@ public final class ModelReader {
             throw new InvalidModelException(ErrorCode.NO_SUCH_FILE, "model " + file + " cannot be read: "
                     + e.getMessage(), e);
         }
-        return validate(proto, file, absolute.getParent(), limits);
+        return validate(proto, file, absolute.getParent(), limits, null);
+    }
+
+    /**
+     * Reads a model file within limits, leaving the larger initializers' data in the file: their bytes are never
+     * held in memory, and each is read from the file (kept open) when it is decoded, as {@link
+     * OnnxModel#releaseInlineData} does after the fact. For a model that is only run, not written out again: its
+     * message then names the model file as those initializers' external data. A model whose layout is unusual (two
+     * graph fields, an initializer with several data fields) is read whole.
+     *
+     * @param file the {@code .onnx} file
+     * @param limits the limits the model must keep
+     * @return the model
+     * @throws InvalidModelException when the file is missing, not a valid model, or beyond a limit
+     */
+    public static OnnxModel readLeavingDataInFile(Path file, ResourceLimits limits) {
+        return readLeavingDataInFile(file, limits, OnnxModel.RELEASE_THRESHOLD);
+    }
+
+    /** As {@link #readLeavingDataInFile(Path, ResourceLimits)}, leaving data of at least {@code threshold} bytes. */
+    static OnnxModel readLeavingDataInFile(Path file, ResourceLimits limits, int threshold) {
+        Path absolute = file.toAbsolutePath();
+        FileChannel ch;
+        try {
+            ch = FileChannel.open(absolute, StandardOpenOption.READ);
+        } catch (IOException e) {
+            return read(file, limits);
+        }
+        DataLeftInFile left = new DataLeftInFile(absolute);
+        try {
+            checkSize(file, ch.size(), limits);
+            InlineData.Elision elision = InlineData.plan(ch, threshold);
+            if (elision == null) {
+                return read(file, limits);
+            }
+            ModelProto proto;
+            try (InputStream in = elision.open(ch)) {
+                proto = parse(CodedInputStream.newInstance(in), "model " + file, limits);
+            }
+            ModelProto pointing = pointIntoFile(proto, elision, absolute, left);
+            if (pointing == null) {
+                return read(file, limits);
+            }
+            left.adopt(ch);
+            return validate(pointing, file, absolute.getParent(), limits, left);
+        } catch (IOException e) {
+            // read whole, which names what is wrong with the file
+            return read(file, limits);
+        } catch (RuntimeException e) {
+            DataLeftInFile.Closer.close(ch);
+            throw e;
+        } finally {
+            if (!left.isAdopted(ch)) {
+                DataLeftInFile.Closer.close(ch);
+            }
+        }
+    }
+
+    /**
+     * Gives the cut initializers of an elided model their data as ranges of the model file, or returns {@code null}
+     * when one of them came out of parsing with data after all.
+     */
+    private static ModelProto pointIntoFile(ModelProto proto, InlineData.Elision elision, Path file,
+                                            DataLeftInFile left) {
+        GraphProto.Builder g = proto.getGraph().toBuilder();
+        for (Map.Entry<Integer, InlineData.Range> e : elision.cut().entrySet()) {
+            int i = e.getKey();
+            if (i >= g.getInitializerCount()) {
+                return null;
+            }
+            TensorProto t = g.getInitializer(i);
+            if (t.hasRawData() || ExternalData.isExternal(t) || t.getExternalDataCount() > 0) {
+                return null;
+            }
+            TensorProto pointing = OnnxModel.pointingIntoFile(t, file, e.getValue());
+            left.add(pointing, e.getValue());
+            g.setInitializer(i, pointing);
+        }
+        return proto.toBuilder().setGraph(g).build();
+    }
+
+    private static void checkSize(Path file, long size, ResourceLimits limits) {
+        if (size > limits.modelBytes()) {
+            throw new InvalidModelException("model " + file + " is "
+                    + ResourceLimits.bytes(size) + ", more than the limit of "
+                    + ResourceLimits.bytes(limits.modelBytes()) + " (" + ResourceLimits.MODEL_BYTES + ")");
+        }
     }
 
     /**
@@ -109,7 +195,7 @@ public final class ModelReader {
             throw new InvalidModelException(ErrorCode.INVALID_PROTOBUF, "model (from bytes) cannot be parsed: "
                     + e.getMessage(), e);
         }
-        return validate(proto, null, externalFolder == null ? null : externalFolder.toAbsolutePath(), limits);
+        return validate(proto, null, externalFolder == null ? null : externalFolder.toAbsolutePath(), limits, null);
     }
 
     /**
@@ -121,7 +207,20 @@ public final class ModelReader {
      * @return the model
      */
     public static OnnxModel rewrite(OnnxModel model, ModelProto proto) {
-        return validate(proto, model.path().orElse(null), model.externalFolder().orElse(null), model.limits());
+        return validate(proto, model.path().orElse(null), model.externalFolder().orElse(null), model.limits(),
+                model.leftInFile());
+    }
+
+    /**
+     * Makes a model of part of another (nodes to evaluate ahead of time, say): checked as on reading, resolving
+     * external data as the other does and reading the data it left in its file, but with no file of its own.
+     *
+     * @param model the model the part comes from
+     * @param part the part's message, whose initializers are the other model's messages
+     * @return the model
+     */
+    public static OnnxModel part(OnnxModel model, ModelProto part) {
+        return validate(part, null, model.externalFolder().orElse(null), model.limits(), model.leftInFile());
     }
 
     /**
@@ -156,7 +255,8 @@ public final class ModelReader {
         }
     }
 
-    private static OnnxModel validate(ModelProto proto, Path file, Path folder, ResourceLimits limits) {
+    private static OnnxModel validate(ModelProto proto, Path file, Path folder, ResourceLimits limits,
+                                      DataLeftInFile leftInFile) {
         String what = file == null ? "model (from bytes)" : "model " + file;
         if (!proto.hasIrVersion()) {
             throw new InvalidModelException(ErrorCode.INVALID_PROTOBUF, what
@@ -184,6 +284,6 @@ public final class ModelReader {
         if (!onnxDomain && proto.getOpsetImportCount() == 0) {
             throw new InvalidModelException(what + " has no opset_import");
         }
-        return new OnnxModel(proto, file == null ? null : file.toAbsolutePath(), folder, limits);
+        return new OnnxModel(proto, file == null ? null : file.toAbsolutePath(), folder, limits, leftInFile);
     }
 }

@@ -15,14 +15,11 @@ import io.ortex.onnx.proto.Onnx.OperatorSetIdProto;
 import io.ortex.onnx.proto.Onnx.StringStringEntryProto;
 import io.ortex.onnx.proto.Onnx.TensorProto;
 import java.io.IOException;
-import java.lang.ref.Cleaner;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -47,18 +44,12 @@ public final class OnnxModel {
     private final Graph graph;
     private final ResourceLimits limits;
     private long initializerBytes;
-    /** Closes the model files that released data is read from once their model is unreachable. */
-    private static final Cleaner FILES = Cleaner.create();
+    /** The initializer data read from the model file when needed; shared with the models rewritten from this. */
+    private final DataLeftInFile leftInFile;
 
-    /** The messages {@link #releaseInlineData} made, each with its range of the model file. */
-    private final Map<TensorProto, InlineData.Range> released = new IdentityHashMap<>();
-    /** The model file, open from the first release on, or {@code null}. */
-    private FileChannel releasedFile;
-    /** The model file's size when its data was released. */
-    private long releasedSize;
-
-    OnnxModel(ModelProto proto, Path path, Path externalFolder, ResourceLimits limits) {
+    OnnxModel(ModelProto proto, Path path, Path externalFolder, ResourceLimits limits, DataLeftInFile leftInFile) {
         this.proto = proto;
+        this.leftInFile = leftInFile != null ? leftInFile : new DataLeftInFile(path);
         this.path = path;
         this.externalFolder = externalFolder;
         this.limits = limits;
@@ -203,10 +194,16 @@ public final class OnnxModel {
      *
      * @return the number of bytes released
      */
-    public synchronized long releaseInlineData() {
+    public long releaseInlineData() {
         if (path == null || externalFolder == null || !externalFolder.equals(path.getParent())) {
             return 0;
         }
+        synchronized (leftInFile) {
+            return release();
+        }
+    }
+
+    private long release() {
         List<Value> candidates = new ArrayList<>();
         for (ValueView v : graph.initializers()) {
             TensorProto t = ((Value) v).initializerProto();
@@ -218,11 +215,10 @@ public final class OnnxModel {
             return 0;
         }
         Map<String, TensorProto> replaced = new HashMap<>();
-        FileChannel ch = releasedFile;
+        FileChannel ch = null;
         try {
+            ch = leftInFile.openForRelease();
             if (ch == null) {
-                ch = FileChannel.open(path, StandardOpenOption.READ);
-            } else if (ch.size() != releasedSize) {
                 return 0;
             }
             Map<String, InlineData.Range> ranges = InlineData.locate(ch);
@@ -230,22 +226,20 @@ public final class OnnxModel {
                 TensorProto t = v.initializerProto();
                 InlineData.Range r = ranges.get(t.getName());
                 if (r != null && InlineData.holds(ch, r, t.getRawData())) {
-                    TensorProto external = pointingIntoFile(t, r);
+                    TensorProto external = pointingIntoFile(t, path, r);
                     replaced.put(t.getName(), external);
-                    released.put(external, r);
+                    leftInFile.add(external, r);
                 }
             }
-            if (releasedFile == null && !replaced.isEmpty()) {
-                releasedFile = ch;
-                releasedSize = ch.size();
-                FILES.register(this, new Closer(ch));
+            if (!replaced.isEmpty()) {
+                leftInFile.adopt(ch);
             }
         } catch (IOException e) {
             // the file cannot be read again now: keep everything in memory
             replaced.clear();
         } finally {
-            if (ch != null && ch != releasedFile) {
-                Closer.close(ch);
+            if (ch != null && !leftInFile.isAdopted(ch)) {
+                DataLeftInFile.Closer.close(ch);
             }
         }
         if (replaced.isEmpty()) {
@@ -271,24 +265,8 @@ public final class OnnxModel {
         return bytes;
     }
 
-    /** Closes a model file; holds no reference to its model, so that the model can become unreachable. */
-    private record Closer(FileChannel channel) implements Runnable {
-        @Override
-        public void run() {
-            close(channel);
-        }
-
-        static void close(FileChannel channel) {
-            try {
-                channel.close();
-            } catch (IOException e) {
-                // nothing was written: nothing is lost
-            }
-        }
-    }
-
     /** A tensor message like {@code t}, its data an external range of the model file. */
-    private TensorProto pointingIntoFile(TensorProto t, InlineData.Range r) {
+    static TensorProto pointingIntoFile(TensorProto t, Path path, InlineData.Range r) {
         return t.toBuilder().clearRawData().clearExternalData()
                 .setDataLocation(TensorProto.DataLocation.EXTERNAL)
                 .addExternalData(entry("location", path.getFileName().toString()))
@@ -306,18 +284,14 @@ public final class OnnxModel {
      * path is deleted or replaced; or returns {@code null} when {@code t} was not released.
      */
     private Tensor decodeReleased(TensorProto t) {
-        InlineData.Range r;
-        FileChannel ch;
-        synchronized (this) {
-            r = released.get(t);
-            ch = releasedFile;
-        }
+        InlineData.Range r = leftInFile.range(t);
         if (r == null) {
             return null;
         }
+        FileChannel ch = leftInFile.channel();
         String what = description + ": initializer " + Names.quote(t.getName());
         try {
-            if (ch.size() != releasedSize) {
+            if (ch.size() != leftInFile.size()) {
                 throw new InvalidModelException(what + " cannot be read again: the file changed size after its "
                         + "session was created; create the session anew");
             }
@@ -325,10 +299,34 @@ public final class OnnxModel {
             throw new InvalidModelException(ErrorCode.NO_SUCH_FILE, what + " cannot be read again: "
                     + e.getMessage(), e);
         }
-        return ExternalData.read(t, new ExternalDataInfo(path, r.offset(), r.length()), ch);
+        return ExternalData.read(t, inFile(r), ch);
+    }
+
+    private ExternalDataInfo inFile(InlineData.Range r) {
+        return new ExternalDataInfo(leftInFile.path(), r.offset(), r.length());
+    }
+
+    /**
+     * Tells whether a tensor's data is read from this model's own file when needed rather than kept in memory: its
+     * message then names the model file as its external data.
+     *
+     * @param t a tensor message of this model
+     * @return true when its data is left in the model file
+     */
+    public boolean isLeftInModelFile(TensorProto t) {
+        return leftInFile.range(t) != null;
+    }
+
+    /** Gets the data this model and the models rewritten from it read from the model file. */
+    DataLeftInFile leftInFile() {
+        return leftInFile;
     }
 
     Optional<ExternalDataInfo> externalInfo(TensorProto t) {
+        InlineData.Range r = leftInFile.range(t);
+        if (r != null) {
+            return Optional.of(inFile(r));
+        }
         return ExternalData.isExternal(t)
                 ? Optional.of(ExternalData.locate(t, externalFolder, description)) : Optional.empty();
     }
@@ -361,7 +359,8 @@ public final class OnnxModel {
             String fits = " of type " + type + " and shape " + Tensor.shapeString(shape) + " needs ";
             if (ExternalData.isExternal(t)) {
                 TensorCodec.requireNumeric(t.getName(), type, "an external file");
-                ExternalDataInfo info = ExternalData.locate(t, externalFolder, description);
+                InlineData.Range r = leftInFile.range(t);
+                ExternalDataInfo info = r != null ? inFile(r) : ExternalData.locate(t, externalFolder, description);
                 if (info.length() != bytes) {
                     throw new InvalidModelException(what + fits + bytes + " bytes, its external data has "
                             + info.length());

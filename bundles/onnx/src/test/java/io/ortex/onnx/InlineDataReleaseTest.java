@@ -1,8 +1,10 @@
 package io.ortex.onnx;
 
+import static io.ortex.onnx.TestModels.LARGE;
 import static io.ortex.onnx.TestModels.floats;
 import static io.ortex.onnx.TestModels.model;
 import static io.ortex.onnx.TestModels.node;
+import static io.ortex.onnx.TestModels.ramp;
 import static io.ortex.onnx.TestModels.value;
 import static io.ortex.onnx.TestModels.write;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -30,19 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
  * demand with the same values; small ones, models from bytes and files that no longer hold the bytes keep theirs.
  */
 class InlineDataReleaseTest {
-    /** Floats enough to pass the release threshold. */
-    private static final int LARGE = OnnxModel.RELEASE_THRESHOLD / 4 + 16;
-
     @TempDir
     Path folder;
-
-    private static float[] ramp(int n, float scale) {
-        float[] v = new float[n];
-        for (int i = 0; i < n; i++) {
-            v[i] = i * scale;
-        }
-        return v;
-    }
 
     /** Y = X + W + S, W large and S small; a name and a doc string around the data, as real files have. */
     private static ModelProto twoWeights() {

@@ -51,6 +51,18 @@ final class TestModels {
         return AttributeProto.newBuilder().setName(name).setType(AttributeProto.AttributeType.GRAPH).setG(g).build();
     }
 
+    /** Floats enough for an initializer to pass {@link OnnxModel#RELEASE_THRESHOLD}. */
+    static final int LARGE = OnnxModel.RELEASE_THRESHOLD / 4 + 16;
+
+    /** The values 0, scale, 2 scale, ... */
+    static float[] ramp(int n, float scale) {
+        float[] v = new float[n];
+        for (int i = 0; i < n; i++) {
+            v[i] = i * scale;
+        }
+        return v;
+    }
+
     /** A float tensor with its elements in {@code raw_data}. */
     static TensorProto floats(String name, float[] values, long... dims) {
         ByteBuffer b = ByteBuffer.allocate(values.length * 4).order(ByteOrder.LITTLE_ENDIAN);

@@ -170,7 +170,22 @@ public final class RuntimeEnvironment implements Environment {
     @Override
     public Session createSession(Path model, SessionOptions options) {
         checkOpen();
-        return open(ModelReader.read(model, limits(options)), options);
+        ResourceLimits limits = limits(options);
+        return open(writesModel(options) ? ModelReader.read(model, limits)
+                : ModelReader.readLeavingDataInFile(model, limits), options);
+    }
+
+    /**
+     * Tells whether a session writes its model out (a compiled or an optimized model), and so needs its weights
+     * where they were rather than left in the model file to be read when needed.
+     */
+    private boolean writesModel(SessionOptions options) {
+        Map<String, String> environment = config();
+        String context = options.configValue(SessionOptions.EP_CONTEXT_ENABLE,
+                environment.getOrDefault(SessionOptions.EP_CONTEXT_ENABLE, "0"));
+        String optimized = options.configValue(SessionOptions.OPTIMIZED_MODEL_FILEPATH,
+                environment.getOrDefault(SessionOptions.OPTIMIZED_MODEL_FILEPATH, ""));
+        return !"0".equals(context.trim()) || !optimized.isEmpty();
     }
 
     /** The resource limits of a session: its own entries, else the environment's, else the defaults. */

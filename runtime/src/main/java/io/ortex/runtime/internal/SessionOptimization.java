@@ -71,7 +71,7 @@ final class SessionOptimization {
 
     /** Runs the nodes to fold on the CPU EP alone, on the calling thread, and releases the EP. */
     private static Map<String, Tensor> evaluate(ModelProto nodes, OnnxModel source, EpBinding cpu) {
-        OnnxModel model = ModelReader.read(nodes.toByteArray(), source.externalFolder().orElse(null));
+        OnnxModel model = ModelReader.part(source, nodes);
         Map<String, String> config = Map.of(SessionOptions.GRAPH_OPTIMIZATION_LEVEL, "DISABLE_ALL");
         SessionCompiler.Result compiled = SessionCompiler.compile(model, config, List.of(cpu), null);
         try {

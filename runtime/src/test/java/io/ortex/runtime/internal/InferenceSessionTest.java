@@ -21,6 +21,9 @@ import io.ortex.api.spi.KernelContext;
 import io.ortex.ep.cpu.CpuEpFactory;
 import io.ortex.onnx.ModelReader;
 import io.ortex.testing.ModelBuilder;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -37,6 +40,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class InferenceSessionTest {
     private static final HardwareDevice CPU = new HardwareDevice(HardwareDeviceType.CPU, 0, 0, "test", Map.of());
@@ -309,6 +313,43 @@ class InferenceSessionTest {
                 }
             }
             assertEquals(Set.of(plan.slot("b"), plan.slot("out")), left);
+        }
+    }
+
+    /**
+     * A session from a file leaves its large weight in the file; constant folding (Transpose of the weight) still
+     * reads it, and the session keeps running after the path is deleted.
+     */
+    @Test
+    void foldsAWeightLeftInTheModelFile(@TempDir Path folder) throws IOException {
+        int k = 160;
+        float[] w = new float[k * k];
+        for (int i = 0; i < w.length; i++) {
+            w[i] = (i % 7) - 3;
+        }
+        Path file = Files.write(folder.resolve("t.onnx"), TestModels.builder()
+                .input("x", ElementType.FLOAT, 1, k)
+                .floats("w", new long[] {k, k}, w)
+                .node("Transpose", "t", List.of("w"), List.of("wt"))
+                .node("MatMul", "mm", List.of("x", "wt"), List.of("y"))
+                .output("y", ElementType.FLOAT, 1, k)
+                .bytes());
+        float[] x = new float[k];
+        for (int i = 0; i < k; i++) {
+            x[i] = i % 5;
+        }
+        float[] expected = new float[k];
+        for (int j = 0; j < k; j++) {
+            for (int i = 0; i < k; i++) {
+                expected[j] += x[i] * w[j * k + i];
+            }
+        }
+        try (Session s = env.createSession(file, new SessionOptions())) {
+            Files.delete(file);
+            for (int run = 0; run < 2; run++) {
+                float[] y = s.run(Map.of("x", Tensor.ofFloats(x, 1, k))).get("y").floats();
+                assertArrayEquals(expected, y, 1e-3f);
+            }
         }
     }
 }

@@ -66,7 +66,7 @@ public final class CacheKey {
         Set<Path> external = new TreeSet<>();
         Path folder = model.externalFolder().orElse(null);
         if (folder != null) {
-            collectExternal(model.proto().getGraph(), folder, model.describe(), external);
+            collectExternal(model, model.proto().getGraph(), folder, external);
         }
         for (Path p : external) {
             text("external " + p.getFileName());
@@ -75,18 +75,19 @@ public final class CacheKey {
         return this;
     }
 
-    private static void collectExternal(GraphProto g, Path folder, String what, Set<Path> out) {
+    private static void collectExternal(OnnxModel model, GraphProto g, Path folder, Set<Path> out) {
         for (TensorProto t : g.getInitializerList()) {
-            if (ExternalData.isExternal(t)) {
-                out.add(ExternalData.locate(t, folder, what).file().toAbsolutePath().normalize());
+            // data left in the model file is hashed with the file
+            if (ExternalData.isExternal(t) && !model.isLeftInModelFile(t)) {
+                out.add(ExternalData.locate(t, folder, model.describe()).file().toAbsolutePath().normalize());
             }
         }
         g.getNodeList().forEach(n -> {
             for (AttributeProto a : n.getAttributeList()) {
                 if (a.hasG()) {
-                    collectExternal(a.getG(), folder, what, out);
+                    collectExternal(model, a.getG(), folder, out);
                 }
-                a.getGraphsList().forEach(sub -> collectExternal(sub, folder, what, out));
+                a.getGraphsList().forEach(sub -> collectExternal(model, sub, folder, out));
             }
         });
     }

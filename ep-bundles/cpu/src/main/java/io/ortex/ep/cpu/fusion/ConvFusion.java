@@ -34,7 +34,7 @@ final class ConvFusion {
                 || Pattern.output(conv) == null || !Pattern.mayBeFloat(conv.inputs().get(0))) {
             return null;
         }
-        Tensor w = Pattern.constantFloats(conv.inputs().get(1)).orElse(null);
+        ConstantWeight w = ConstantWeight.of(conv.inputs().get(1));
         if (w == null || w.rank() < 3) {
             return null;
         }
@@ -54,12 +54,13 @@ final class ConvFusion {
         String xName = conv.inputs().get(0).name();
         float[] bias = b == null ? null : b.floats();
         return new FusionMatch(NAME, nodes, (inputNames, outputNames) -> {
-            FloatConv prepared = FloatConv.create(Window.attrs(conv, false), (int) conv.intAttr("group", 1),
-                    w.shape(), w.floats(), bias, ChannelOps.of(chain.steps()));
+            Tensor weights = w.decode();
             int xi = inputNames.indexOf(xName);
-            if (xi < 0) {
+            if (xi < 0 || weights == null) {
                 return (in, ctx) -> null;
             }
+            FloatConv prepared = FloatConv.create(Window.attrs(conv, false), (int) conv.intAttr("group", 1),
+                    weights.shape(), weights.floats(), bias, ChannelOps.of(chain.steps()));
             return (in, ctx) -> {
                 Tensor x = in[xi];
                 return x.type() != ElementType.FLOAT || outputNames.size() != 1 ? null

@@ -34,7 +34,7 @@ final class MatMulBiasFusion {
             return null;
         }
         ValueView x = matMul.inputs().get(0);
-        Tensor w = Pattern.constantFloats(matMul.inputs().get(1)).orElse(null);
+        ConstantWeight w = ConstantWeight.of(matMul.inputs().get(1));
         if (w == null || w.rank() != 2 || !Pattern.mayBeFloat(x)) {
             return null;
         }
@@ -68,12 +68,13 @@ final class MatMulBiasFusion {
         String xName = x.name();
         int biasRank = bias.rank();
         return new FusionMatch(NAME, nodes, (inputNames, outputNames) -> {
-            PackedB packed = Gemm.packB(w.floats(), 0, n, 1, k, n);
-            Epilogue epilogue = Epilogue.columnBias(b, activation);
+            Tensor weights = w.decode();
             int xi = inputNames.indexOf(xName);
-            if (xi < 0) {
+            if (xi < 0 || weights == null) {
                 return (in, ctx) -> null;
             }
+            PackedB packed = Gemm.packB(weights.floats(), 0, n, 1, k, n);
+            Epilogue epilogue = Epilogue.columnBias(b, activation);
             return (in, ctx) -> {
                 Tensor a = in[xi];
                 if (a.type() != ElementType.FLOAT || a.rank() < 1 || a.dim(a.rank() - 1) != k

@@ -2,6 +2,7 @@ package io.ortex.runtime.internal;
 
 import io.ortex.api.Names;
 import io.ortex.api.NotImplementedException;
+import io.ortex.api.spi.DataLayout;
 import io.ortex.api.spi.EpContextNode;
 import io.ortex.api.spi.ExecutionProvider;
 import io.ortex.api.spi.FusionOptions;
@@ -64,6 +65,28 @@ final class Partitioner {
     static List<Group> partition(Graph graph, List<ExecutionProvider> eps, ResourceBudgets budgets,
                                  BiConsumer<Level, String> log) {
         Map<NodeView, ExecutionProvider> owner = new HashMap<>();
+        List<Group> groups = claim(graph, eps, budgets, log, owner);
+        checkAllClaimed(graph, eps, budgets, owner);
+        return groups;
+    }
+
+    /**
+     * Asks the EPs for their claims as {@link #partition} does, but leaves nodes nobody claims unassigned rather than
+     * failing: what the layout conversion needs to know which nodes an EP would take.
+     *
+     * @param graph the graph
+     * @param eps the session's EPs in priority order
+     * @param budgets the EPs' budgets
+     * @param log told why claims were refused or cut
+     * @return the groups, in assignment order
+     */
+    static List<Group> claims(Graph graph, List<ExecutionProvider> eps, ResourceBudgets budgets,
+                              BiConsumer<Level, String> log) {
+        return claim(graph, eps, budgets, log, new HashMap<>());
+    }
+
+    private static List<Group> claim(Graph graph, List<ExecutionProvider> eps, ResourceBudgets budgets,
+                                     BiConsumer<Level, String> log, Map<NodeView, ExecutionProvider> owner) {
         List<Group> groups = new ArrayList<>();
         Map<NodeView, Integer> positions = GroupGraphView.positions(graph);
         for (ExecutionProvider ep : eps) {
@@ -105,6 +128,11 @@ final class Partitioner {
             taking.forEach(n -> owner.put(n, ep));
             groups.addAll(mine);
         }
+        return groups;
+    }
+
+    private static void checkAllClaimed(Graph graph, List<ExecutionProvider> eps, ResourceBudgets budgets,
+                                        Map<NodeView, ExecutionProvider> owner) {
         for (NodeView n : graph.nodes()) {
             if (!owner.containsKey(n) && EpContextNode.isEpContext(n)) {
                 throw new NotImplementedException("EPContext node " + Names.quote(n.displayName()) + " (source '"
@@ -118,10 +146,11 @@ final class Partitioner {
                         + n.opsetVersion() + ") is not supported by any EP of this session ("
                         + eps.stream().map(ExecutionProvider::name).collect(Collectors.joining(", ")) + ")"
                         + (budgets.exhausted().isEmpty() ? "" : "; the resource budget of "
-                        + String.join(", ", budgets.exhausted()) + " ran out before it"));
+                        + String.join(", ", budgets.exhausted()) + " ran out before it")
+                        + (n.domain().equals(DataLayout.NHWC_DOMAIN) ? "; the runtime converted it to NHWC for an "
+                        + "EP that prefers that layout, and that EP must claim it again" : ""));
             }
         }
-        return groups;
     }
 
     static String opName(NodeView n) {

@@ -88,11 +88,11 @@ final class SessionCompiler {
      */
     static Result compile(OnnxModel source, Map<String, String> config, List<EpBinding> bindings,
                           EpContextGeneration generation) {
-        OnnxModel model = SessionOptimization.apply(source, config, bindings);
+        OnnxModel optimized = SessionOptimization.apply(source, config, bindings);
         if (generation == null) {
             // nothing below writes the model out: the EPs may as well read the large weights from the file, so
             // that their in-memory copies never meet what the EPs make of them
-            releaseInlineData(source, model);
+            releaseInlineData(source, optimized);
         }
         EpContextSettings settings = EpContextSettings.of(config);
         List<CompatibilityCheck.Candidate> candidates = new ArrayList<>();
@@ -100,9 +100,9 @@ final class SessionCompiler {
             candidates.add(new CompatibilityCheck.Candidate(b.factory(),
                     b.devices().stream().map(SupportedDevice::device).toList()));
         }
-        CompatibilityCheck.check(model.metadata(), model.describe(), candidates, settings.failOnSuboptimal());
+        CompatibilityCheck.check(optimized.metadata(), optimized.describe(), candidates, settings.failOnSuboptimal());
         if (generation != null) {
-            generation.checkBeforePartitioning(model);
+            generation.checkBeforePartitioning(optimized);
         }
         List<EpInstance> created = new ArrayList<>();
         // every EP sees the same entries and none can change what the next one sees
@@ -117,6 +117,8 @@ final class SessionCompiler {
                 created.add(new EpInstance(b, ep, new ArrayList<>()));
                 eps.add(ep);
             }
+            OnnxModel model = SessionLayout.apply(optimized, eps, frozen, (level, msg) -> LOG.atLevel(level).log(
+                    "{}: {}", optimized.describe(), msg));
             List<Graph> graphs = new ArrayList<>();
             collect(model.graph(), graphs);
             Map<Graph, List<Partitioner.Group>> groups = new IdentityHashMap<>();

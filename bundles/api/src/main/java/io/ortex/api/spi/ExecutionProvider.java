@@ -16,7 +16,8 @@ import java.util.OptionalLong;
  */
 public interface ExecutionProvider {
     /**
-     * Gets the EP name used in node assignments and fused-node names; normally the factory's name.
+     * Gets the EP name used in node assignments and fused-node names; normally the factory's name. Mirrors ONNX
+     * Runtime's {@code OrtEp::GetName}.
      *
      * @return the name
      */
@@ -25,6 +26,11 @@ public interface ExecutionProvider {
     /**
      * Reports which nodes of a graph this EP takes, through {@code support}. Nodes already taken by an EP earlier
      * in the session's priority order are refused when claimed. Throwing makes the EP claim nothing in this graph.
+     * Mirrors ONNX Runtime's {@code OrtEp::GetCapability}.
+     *
+     * <p>When an EP of the session prefers NHWC ({@link #preferredDataLayout()}), the runtime asks every EP twice for
+     * the main graph, as ONNX Runtime does: once on the model's graph, then again on the graph whose claimed
+     * layout-sensitive nodes it converted (see {@link DataLayout}); only the second answer counts.
      *
      * @param graph the graph (main graph or a nested subgraph), valid only during the call
      * @param support where to report the nodes
@@ -32,7 +38,8 @@ public interface ExecutionProvider {
     void getCapability(GraphView graph, GraphSupport support);
 
     /**
-     * Compiles the groups assigned to this EP into kernels, one per group.
+     * Compiles the groups assigned to this EP into kernels, one per group. Mirrors ONNX Runtime's
+     * {@code OrtEp::Compile}.
      *
      * <p>EPContext (pre-compiled models): when the session writes a compiled model ({@code ep.context_enable=1} in
      * the session configuration), the runtime then asks each kernel for its {@link ComputeKernel#epContext()}
@@ -48,7 +55,8 @@ public interface ExecutionProvider {
     List<ComputeKernel> compile(List<GraphView> graphs, List<FusedNode> fusedNodes);
 
     /**
-     * Tells whether kernels of this EP may run on several threads at once. Default: true.
+     * Tells whether kernels of this EP may run on several threads at once. Mirrors ONNX Runtime's
+     * {@code OrtEp::IsConcurrentRunSupported}. Default: true.
      *
      * @return true when concurrent runs are safe
      */
@@ -57,8 +65,11 @@ public interface ExecutionProvider {
     }
 
     /**
-     * Gets the layout the EP prefers. The runtime does not rewrite layouts: an EP that prefers NHWC sees ONNX's NCHW
-     * graph and converts inside its kernels. Default: NCHW.
+     * Gets the layout the EP prefers. Mirrors ONNX Runtime's {@code OrtEp::GetPreferredDataLayout}. For an EP that
+     * prefers {@link DataLayout#NHWC}, the runtime converts the layout-sensitive nodes the EP claimed in the main
+     * graph to the domain {@value DataLayout#NHWC_DOMAIN}, with {@code Transpose} nodes around them, each as
+     * {@link #shouldConvertDataLayout} decides, and asks for the capabilities again (see {@link DataLayout}). Nested
+     * subgraphs keep ONNX's layout. When no EP of a session prefers NHWC, the graph is not touched. Default: NCHW.
      *
      * @return the preferred layout
      */
@@ -67,7 +78,25 @@ public interface ExecutionProvider {
     }
 
     /**
-     * Gets the memory the EP's kernels read and write. Default: host memory.
+     * Tells whether the runtime should convert the nodes of one op to a layout. Mirrors ONNX Runtime's
+     * {@code OrtEp::ShouldConvertDataLayoutForOp}: called during the layout conversion, once per node this EP
+     * claimed, with {@code target} the EP's {@link #preferredDataLayout()}. {@link LayoutConversion#CONVERT} also
+     * converts an op the runtime does not know as layout-sensitive (its first input and output change layout);
+     * {@link LayoutConversion#KEEP} leaves the node as it is, in ONNX's layout. Called from the thread that creates
+     * the session. Default: {@link LayoutConversion#RUNTIME_DECIDES}.
+     *
+     * @param domain the op's domain, {@code ""} for the default ONNX domain
+     * @param opType the op type, such as {@code Conv}
+     * @param target the layout the node would be converted to
+     * @return the decision
+     */
+    default LayoutConversion shouldConvertDataLayout(String domain, String opType, DataLayout target) {
+        return LayoutConversion.RUNTIME_DECIDES;
+    }
+
+    /**
+     * Gets the memory the EP's kernels read and write, as the memory info ONNX Runtime's EPs register for their
+     * devices ({@code OrtEpApi::EpDevice_AddAllocatorInfo}). Default: host memory.
      *
      * @return the memory device
      */
@@ -77,7 +106,7 @@ public interface ExecutionProvider {
 
     /**
      * Takes options after session creation ({@link io.ortex.api.Session#setEpDynamicOptions}). Keys the EP does not
-     * know are ignored. Default: ignores all.
+     * know are ignored. Mirrors ONNX Runtime's {@code OrtEp::SetDynamicOptions}. Default: ignores all.
      *
      * @param options the options
      */
@@ -85,7 +114,7 @@ public interface ExecutionProvider {
     }
 
     /**
-     * Called before each run of the session. Default: nothing.
+     * Called before each run of the session. Mirrors ONNX Runtime's {@code OrtEp::OnRunStart}. Default: nothing.
      *
      * @param runConfig the run's configuration entries
      */
@@ -93,7 +122,8 @@ public interface ExecutionProvider {
     }
 
     /**
-     * Called after each run of the session, also when it failed. Default: nothing.
+     * Called after each run of the session, also when it failed. Mirrors ONNX Runtime's {@code OrtEp::OnRunEnd}.
+     * Default: nothing.
      *
      * @param runConfig the run's configuration entries
      */
@@ -103,7 +133,8 @@ public interface ExecutionProvider {
     /**
      * Describes what the EP compiled a graph for, to be stored in a compiled model's metadata under
      * {@code ep_compatibility_info.<EP name>} and judged later by
-     * {@link EpFactory#validateCompiledModelCompatibility}. Default: none.
+     * {@link EpFactory#validateCompiledModelCompatibility}. Mirrors ONNX Runtime's
+     * {@code OrtEp::GetCompiledModelCompatibilityInfo}. Default: none.
      *
      * @param graph the graph being compiled
      * @return the compatibility string, or empty
@@ -116,7 +147,8 @@ public interface ExecutionProvider {
      * Tells how many bytes of its memory this EP can give the session's weights, for capacity-aware partitioning
      * (ONNX Runtime's resource accountant, which its CUDA EP uses). After {@link #getCapability}, the runtime adds
      * up the constant initializers of the nodes the EP claimed, in graph order and each initializer once, and leaves
-     * the nodes beyond the budget to the next EPs. The session option
+     * the nodes beyond the budget to the next EPs. Mirrors ONNX Runtime's {@code OrtEp::GetAvailableResource}.
+     * The session option
      * {@code ep.<ep name in lower case>.resource_budget_kb} sets an explicit budget; the smaller of the two applies.
      * Default: no limit.
      *

@@ -8,6 +8,7 @@ import io.ortex.api.HardwareDeviceType;
 import io.ortex.api.InvalidArgumentException;
 import io.ortex.api.Names;
 import io.ortex.api.SessionOptions;
+import io.ortex.api.spi.DataLayout;
 import io.ortex.api.spi.EpFactory;
 import io.ortex.api.spi.ExecutionProvider;
 import io.ortex.api.spi.SupportedDevice;
@@ -50,6 +51,12 @@ public final class ExampleEpFactory implements EpFactory {
      * keeps it a separate instruction. Given per session as {@code ep.exampleexecutionprovider.fuse}.
      */
     public static final String OPTION_FUSE = "fuse";
+    /**
+     * EP option: {@code "NHWC"} (default) makes the EP prefer channels-last data, so that the runtime converts its
+     * Conv nodes to the NHWC domain ({@link io.ortex.api.spi.DataLayout}); {@code "NCHW"} keeps them as ONNX has
+     * them. Given per session as {@code ep.exampleexecutionprovider.layout}.
+     */
+    public static final String OPTION_LAYOUT = "layout";
 
     /** The architecture written into EPContext nodes ({@code hardware_architecture}): the host-emulated NPU. */
     public static final String HARDWARE_ARCHITECTURE = "ortex-emulated-npu";
@@ -87,7 +94,8 @@ public final class ExampleEpFactory implements EpFactory {
     /**
      * Offers the virtual NPU when the environment allows virtual devices, and nothing otherwise; the machine's real
      * hardware is ignored, as the EP needs none. The entry carries EP metadata {@code supported_ops} and
-     * {@code emulation=host}, and the default EP option {@code fuse=1}; {@code version} is added by the runtime.
+     * {@code emulation=host}, and the default EP options {@code fuse=1} and {@code layout=NHWC}; {@code version} is
+     * added by the runtime.
      */
     @Override
     public List<SupportedDevice> supportedDevices(List<HardwareDevice> hardware,
@@ -97,7 +105,7 @@ public final class ExampleEpFactory implements EpFactory {
         }
         return List.of(new SupportedDevice(VIRTUAL_NPU,
                 Map.of("supported_ops", SUPPORTED_OPS, "emulation", "host"),
-                Map.of(OPTION_FUSE, "1")));
+                Map.of(OPTION_FUSE, "1", OPTION_LAYOUT, DataLayout.NHWC.name())));
     }
 
     /** The error code {@link #deviceIncompatibility} gives a device other than the EP's own virtual NPU. */
@@ -118,12 +126,14 @@ public final class ExampleEpFactory implements EpFactory {
     }
 
     /**
-     * Creates an EP for the virtual NPU. The option {@code fuse} comes from the session configuration
-     * ({@code ep.exampleexecutionprovider.fuse}), else from the device's default options. With
+     * Creates an EP for the virtual NPU. The options {@code fuse} and {@code layout} come from the session
+     * configuration ({@code ep.exampleexecutionprovider.fuse}, {@code ep.exampleexecutionprovider.layout}), else from
+     * the device's default options. With
      * {@code ep.share_ep_contexts=1} (or {@code ep.stop_share_ep_contexts=1}) its EPContext payloads keep their
      * packed weights as shared blobs.
      *
-     * @throws InvalidArgumentException when a device is not this factory's NPU or {@code fuse} is not 0 or 1
+     * @throws InvalidArgumentException when a device is not this factory's NPU, {@code fuse} is not 0 or 1, or
+     *     {@code layout} is not NHWC or NCHW
      */
     @Override
     public ExecutionProvider createEp(List<SupportedDevice> devices, Map<String, String> sessionConfig) {
@@ -131,12 +141,19 @@ public final class ExampleEpFactory implements EpFactory {
             throw new InvalidArgumentException(NAME + " needs its virtual NPU device, none was selected");
         }
         String fuse = "1";
+        String layout = DataLayout.NHWC.name();
         for (SupportedDevice d : devices) {
             HardwareDevice hw = d.device();
             if (hw.type() != HardwareDeviceType.NPU || hw.vendorId() != VENDOR_ID || !hw.isVirtual()) {
                 throw new InvalidArgumentException(NAME + " cannot use device " + d.device());
             }
             fuse = d.epOptions().getOrDefault(OPTION_FUSE, fuse);
+            layout = d.epOptions().getOrDefault(OPTION_LAYOUT, layout);
+        }
+        layout = sessionConfig.getOrDefault(SESSION_OPTION_PREFIX + OPTION_LAYOUT, layout);
+        if (!layout.equals(DataLayout.NHWC.name()) && !layout.equals(DataLayout.NCHW.name())) {
+            throw new InvalidArgumentException("EP option " + Names.quote(OPTION_LAYOUT) + " of " + NAME
+                    + " must be NHWC or NCHW, got " + Names.quote(layout));
         }
         fuse = sessionConfig.getOrDefault(SESSION_OPTION_PREFIX + OPTION_FUSE, fuse);
         if (!fuse.equals("0") && !fuse.equals("1")) {
@@ -146,7 +163,7 @@ public final class ExampleEpFactory implements EpFactory {
         }
         boolean share = "1".equals(sessionConfig.get(SessionOptions.EP_SHARE_EP_CONTEXTS))
                 || "1".equals(sessionConfig.get(SessionOptions.EP_STOP_SHARE_EP_CONTEXTS));
-        return new ExampleExecutionProvider(fuse.equals("1"), share);
+        return new ExampleExecutionProvider(fuse.equals("1"), share, DataLayout.valueOf(layout));
     }
 
     /**

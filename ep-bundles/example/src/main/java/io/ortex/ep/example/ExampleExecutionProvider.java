@@ -4,12 +4,14 @@ import io.ortex.api.InvalidArgumentException;
 import io.ortex.api.InvalidModelException;
 import io.ortex.api.Names;
 import io.ortex.api.spi.ComputeKernel;
+import io.ortex.api.spi.DataLayout;
 import io.ortex.api.spi.EpContextNode;
 import io.ortex.api.spi.ExecutionProvider;
 import io.ortex.api.spi.FusedNode;
 import io.ortex.api.spi.FusionOptions;
 import io.ortex.api.spi.GraphSupport;
 import io.ortex.api.spi.GraphView;
+import io.ortex.api.spi.LayoutConversion;
 import io.ortex.api.spi.NodeView;
 import io.ortex.ep.example.program.Program;
 import io.ortex.ep.example.program.ProgramCodec;
@@ -31,14 +33,15 @@ final class ExampleExecutionProvider implements ExecutionProvider {
 
     private final boolean fuseRelu;
     private final boolean shareWeights;
+    private final DataLayout layout;
 
     /**
-     * Creates the EP, its payloads holding their weights.
+     * Creates the EP, its payloads holding their weights, preferring NHWC.
      *
      * @param fuseRelu whether compiled programs fold each Relu into the op before it
      */
     ExampleExecutionProvider(boolean fuseRelu) {
-        this(fuseRelu, false);
+        this(fuseRelu, false, DataLayout.NHWC);
     }
 
     /**
@@ -47,10 +50,33 @@ final class ExampleExecutionProvider implements ExecutionProvider {
      * @param fuseRelu whether compiled programs fold each Relu into the op before it
      * @param shareWeights whether EPContext payloads give their packed weights as shared blobs (the session shares
      *     EP contexts)
+     * @param layout the layout the EP prefers for Conv (EP option {@code layout})
      */
-    ExampleExecutionProvider(boolean fuseRelu, boolean shareWeights) {
+    ExampleExecutionProvider(boolean fuseRelu, boolean shareWeights, DataLayout layout) {
         this.fuseRelu = fuseRelu;
         this.shareWeights = shareWeights;
+        this.layout = layout;
+    }
+
+    /**
+     * Prefers NHWC unless the EP option {@code layout} says NCHW: an NPU's convolution engine typically reads
+     * channels-last data, so the runtime hands the EP its Conv nodes in the NHWC domain with the transposes around
+     * them, which cancel between consecutive Convs.
+     */
+    @Override
+    public DataLayout preferredDataLayout() {
+        return layout;
+    }
+
+    /**
+     * Converts Conv, the one layout-sensitive op the EP implements in NHWC, and keeps every other op as it is: the EP
+     * has no channels-last kernel for the other layout-sensitive ops, and claims none of them anyway.
+     */
+    @Override
+    public LayoutConversion shouldConvertDataLayout(String domain, String opType, DataLayout target) {
+        boolean onnx = domain.isEmpty() || domain.equals("ai.onnx");
+        return target == DataLayout.NHWC && onnx && opType.equals("Conv") ? LayoutConversion.CONVERT
+                : LayoutConversion.KEEP;
     }
 
     @Override
@@ -135,6 +161,6 @@ final class ExampleExecutionProvider implements ExecutionProvider {
 
     @Override
     public String toString() {
-        return name() + (fuseRelu ? " (Relu folding on)" : "");
+        return name() + " (" + layout + (fuseRelu ? ", Relu folding on)" : ")");
     }
 }

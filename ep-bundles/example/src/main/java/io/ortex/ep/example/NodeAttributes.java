@@ -50,7 +50,7 @@ final class NodeAttributes {
                 yield new MatMulAttributes(false);
             }
             case GEMM -> gemm(node);
-            case CONV -> conv(node);
+            case CONV, CONV_NHWC -> conv(node);
         };
     }
 

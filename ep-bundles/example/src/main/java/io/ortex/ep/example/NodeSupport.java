@@ -36,10 +36,11 @@ final class NodeSupport {
      * @return empty when the node is supported, otherwise the reason
      */
     static Optional<String> rejection(NodeView node, Set<Integer> supportedProducers) {
-        if (!node.domain().isEmpty() && !node.domain().equals("ai.onnx")) {
-            return Optional.of("domain " + Names.quote(node.domain()) + " is not implemented");
+        OpCode op = OpCode.forNode(node.domain(), node.opType());
+        if (op == null && !node.domain().isEmpty() && !node.domain().equals("ai.onnx")) {
+            return Optional.of("op " + node.opType() + " of domain " + Names.quote(node.domain())
+                    + " is not implemented");
         }
-        OpCode op = OpCode.forOnnx(node.opType());
         if (op == null) {
             return Optional.of("op " + node.opType() + " is not implemented");
         }
@@ -74,7 +75,7 @@ final class NodeSupport {
     private static Optional<String> arity(OpCode op, NodeView node) {
         List<ValueView> in = node.inputs();
         int required = op == OpCode.RELU ? 1 : 2;
-        int allowed = op == OpCode.GEMM || op == OpCode.CONV ? 3 : required;
+        int allowed = op == OpCode.GEMM || op == OpCode.CONV || op == OpCode.CONV_NHWC ? 3 : required;
         if (in.size() < required || in.size() > allowed) {
             return Optional.of(op.onnxName() + " with " + in.size() + " inputs");
         }

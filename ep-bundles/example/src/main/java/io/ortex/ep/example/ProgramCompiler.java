@@ -122,8 +122,8 @@ final class ProgramCompiler {
 
     private Draft draft(NodeView node, Map<String, Integer> inputIndex, Map<String, Integer> produced,
                         Map<String, Integer> weightIndex, List<PackedWeight> weights) {
-        OpCode op = OpCode.forOnnx(node.opType());
-        if (op == null || !(node.domain().isEmpty() || node.domain().equals("ai.onnx"))) {
+        OpCode op = OpCode.forNode(node.domain(), node.opType());
+        if (op == null) {
             throw new InvalidModelException("the example EP does not implement this op");
         }
         OpAttributes attributes = NodeAttributes.read(op, node);
@@ -164,7 +164,7 @@ final class ProgramCompiler {
         if (op == OpCode.GEMM && operand == 1) {
             return t -> WeightPacking.gemmRight(name, t, ((GemmAttributes) attributes).transB());
         }
-        if (op == OpCode.CONV && operand == 1) {
+        if ((op == OpCode.CONV || op == OpCode.CONV_NHWC) && operand == 1) {
             return t -> WeightPacking.convFilters(name, t);
         }
         return t -> WeightPacking.asIs(name, t);

@@ -7,10 +7,10 @@
  *       ({@code ExampleExecutionProvider}, {@code Ortex Examples}, a made-up id {@code 0x4F58}, {@code 0.1.0}).
  *       {@code supportedDevices()} ignores the real hardware and, only when the environment configuration has
  *       {@code allow_virtual_devices=1}, creates its own virtual NPU device ({@code is_virtual=1}) with EP metadata
- *       ({@code supported_ops}) and default EP options ({@code fuse=1}); it never sets {@code version}, which the
- *       runtime adds. {@code createEp()} checks the selected devices and reads the options; {@code releaseEp()} has
- *       nothing to free. It registers through {@code META-INF/services} and {@code module-info}'s
- *       {@code provides}.</dd>
+ *       ({@code supported_ops}) and default EP options ({@code fuse=1}, {@code layout=NHWC}); it never sets
+ *       {@code version}, which the runtime adds. {@code createEp()} checks the selected devices and reads the
+ *       options; {@code releaseEp()} has nothing to free. It registers through {@code META-INF/services} and
+ *       {@code module-info}'s {@code provides}.</dd>
  *   <dt>{@link io.ortex.api.spi.ExecutionProvider#getCapability}: what the EP claims</dt>
  *   <dd>Float32 {@code MatMul}, {@code Gemm}, {@code Add}, {@code Mul}, {@code Relu} and {@code Conv} nodes of the
  *       default domain whose attributes it implements ({@code NodeSupport}, {@code NodeAttributes}). It groups them
@@ -22,8 +22,13 @@
  *       pass. A {@code ProgramKernel} runs it with the fused node's inputs and outputs, in the order of
  *       {@link io.ortex.api.spi.FusedNode#inputNames()} and {@link io.ortex.api.spi.FusedNode#outputNames()};
  *       intermediate values stay inside.</dd>
+ *   <dt>{@link io.ortex.api.spi.ExecutionProvider#preferredDataLayout} and
+ *       {@link io.ortex.api.spi.ExecutionProvider#shouldConvertDataLayout}: the layout it computes in</dt>
+ *   <dd>It prefers NHWC and asks the runtime to convert its {@code Conv} nodes, and nothing else: it claims them
+ *       back in the domain {@code com.ms.internal.nhwc}, between the transposes the runtime inserted, and runs them
+ *       on channels-last data with the weight as ONNX gives it ({@code OpCode.CONV_NHWC}).</dd>
  * </dl>
- * Everything else keeps the SPI's defaults: host memory (so no data transfer), NCHW layout, concurrent runs allowed.
+ * Everything else keeps the SPI's defaults: host memory (so no data transfer), concurrent runs allowed.
  * This package is private to the bundle; nothing depends on it.
  */
 package io.ortex.ep.example;

@@ -3,12 +3,14 @@ package io.ortex.ep.example;
 import io.ortex.api.CompiledModelCompatibility;
 import io.ortex.api.HardwareDevice;
 import io.ortex.api.spi.ComputeKernel;
+import io.ortex.api.spi.DataLayout;
 import io.ortex.api.spi.EpContextNode;
 import io.ortex.api.spi.EpFactory;
 import io.ortex.api.spi.ExecutionProvider;
 import io.ortex.api.spi.FusedNode;
 import io.ortex.api.spi.GraphSupport;
 import io.ortex.api.spi.GraphView;
+import io.ortex.api.spi.LayoutConversion;
 import io.ortex.api.spi.SupportedDevice;
 import java.util.List;
 import java.util.Map;
@@ -89,6 +91,16 @@ final class CountingExampleFactory implements EpFactory {
             @Override
             public Optional<String> compatibilityInfo(GraphView graph) {
                 return ep.compatibilityInfo(graph);
+            }
+
+            @Override
+            public DataLayout preferredDataLayout() {
+                return ep.preferredDataLayout();
+            }
+
+            @Override
+            public LayoutConversion shouldConvertDataLayout(String domain, String opType, DataLayout target) {
+                return ep.shouldConvertDataLayout(domain, opType, target);
             }
         };
     }

@@ -138,7 +138,7 @@ class EpContextTest {
         Map<String, String> meta = m.getMetadataPropsList().stream().collect(Collectors.toMap(
                 Onnx.StringStringEntryProto::getKey, Onnx.StringStringEntryProto::getValue));
         assertEquals("tests", meta.get("author"), "the source's metadata is kept");
-        assertEquals("ExampleExecutionProvider;version=0.1.0;format=2",
+        assertEquals("ExampleExecutionProvider;version=0.1.0;format=3",
                 meta.get(SessionOptions.EP_COMPATIBILITY_INFO_PREFIX + EP));
         assertEquals(List.of(ctx.getName()), List.copyOf(ContextBinaryFile.partitions(binary, "test")));
         assertEquals(ProgramCodec.read(ContextBinaryFile.read(binary, ctx.getName(), "test")).inputNames(),

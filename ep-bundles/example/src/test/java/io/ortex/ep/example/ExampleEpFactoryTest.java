@@ -58,7 +58,7 @@ class ExampleEpFactoryTest {
         assertEquals(Map.of("is_virtual", "1"), hw.metadata());
         assertEquals("MatMul,Gemm,Add,Mul,Relu,Conv", d.epMetadata().get("supported_ops"));
         assertFalse(d.epMetadata().containsKey("version"), "the runtime adds version");
-        assertEquals(Map.of("fuse", "1"), d.epOptions());
+        assertEquals(Map.of("fuse", "1", "layout", "NHWC"), d.epOptions());
         // the same device on every call, without any hardware at all
         assertEquals(devices, factory.supportedDevices(List.of(), Map.of(Environment.ALLOW_VIRTUAL_DEVICES, "1")));
     }

@@ -7,6 +7,7 @@ import io.ortex.api.Environment;
 import io.ortex.api.EpDevice;
 import io.ortex.api.GraphOptimizationLevel;
 import io.ortex.api.HardwareDevice;
+import io.ortex.api.NodeAssignment;
 import io.ortex.api.Session;
 import io.ortex.api.SessionOptions;
 import io.ortex.api.Tensor;
@@ -120,6 +121,31 @@ final class ExampleRuns {
              Session s = env.createSession(model.proto().toByteArray(), withExample(env, fuse, 1))) {
             List<List<NodeView>> groups = example.graphs.stream().map(GraphView::nodes).toList();
             return new Result(Map.of(), groups, List.copyOf(example.graphs), List.copyOf(example.kernels));
+        }
+    }
+
+    /**
+     * Runs a model with the example EP first, its {@code layout} option set, and the CPU EP for the rest.
+     *
+     * @param model the model
+     * @param feeds its inputs
+     * @param layout the example EP's {@code layout} option
+     * @param assignment filled with the session's node assignment
+     * @return what the run did
+     */
+    static Result runWithLayout(OnnxModel model, Map<String, Tensor> feeds, String layout,
+                                List<NodeAssignment> assignment) {
+        CountingExampleFactory example = new CountingExampleFactory(ExampleEpFactory.VERSION);
+        try (RuntimeEnvironment env = environment(example);
+             Session s = env.createSession(model.proto().toByteArray(), new SessionOptions().intraOpThreads(1)
+                     .graphOptimizationLevel(GraphOptimizationLevel.DISABLE_ALL)
+                     .appendExecutionProvider(devices(env, ExampleEpFactory.NAME),
+                             Map.of(ExampleEpFactory.OPTION_LAYOUT, layout))
+                     .appendExecutionProvider(devices(env, CpuEpFactory.NAME), Map.of()))) {
+            assignment.addAll(s.assignment());
+            Map<String, Tensor> outputs = s.run(feeds);
+            List<List<NodeView>> groups = example.graphs.stream().map(GraphView::nodes).toList();
+            return new Result(outputs, groups, List.copyOf(example.graphs), List.copyOf(example.kernels));
         }
     }
 

@@ -94,7 +94,7 @@ class ProgramCodecTest {
         ExampleEpFactory f = new ExampleEpFactory();
         List<io.ortex.api.HardwareDevice> d = List.of(ExampleEpFactory.VIRTUAL_NPU);
         String n = ExampleEpFactory.NAME;
-        assertEquals("ExampleExecutionProvider;version=0.1.0;format=2", ExampleEpFactory.compatibilityInfo());
+        assertEquals("ExampleExecutionProvider;version=0.1.0;format=3", ExampleEpFactory.compatibilityInfo());
         assertEquals(CompiledModelCompatibility.SUPPORTED_OPTIMAL,
                 f.validateCompiledModelCompatibility(d, ExampleEpFactory.compatibilityInfo()));
         assertEquals(CompiledModelCompatibility.SUPPORTED_PREFER_RECOMPILATION,
@@ -105,8 +105,10 @@ class ProgramCodecTest {
                 f.validateCompiledModelCompatibility(d, n + ";version=1.0.0;format=1"));
         assertEquals(CompiledModelCompatibility.SUPPORTED_PREFER_RECOMPILATION,
                 f.validateCompiledModelCompatibility(d, n + ";version=0.1.0;format=1"));
+        assertEquals(CompiledModelCompatibility.SUPPORTED_PREFER_RECOMPILATION,
+                f.validateCompiledModelCompatibility(d, n + ";version=0.1.0;format=2"));
         assertEquals(CompiledModelCompatibility.UNSUPPORTED,
-                f.validateCompiledModelCompatibility(d, n + ";version=0.1.0;format=3"));
+                f.validateCompiledModelCompatibility(d, n + ";version=0.1.0;format=4"));
         assertEquals(CompiledModelCompatibility.UNSUPPORTED,
                 f.validateCompiledModelCompatibility(d, "OtherEP;version=0.1.0;format=1"));
         assertEquals(CompiledModelCompatibility.UNSUPPORTED, f.validateCompiledModelCompatibility(d, "garbage"));

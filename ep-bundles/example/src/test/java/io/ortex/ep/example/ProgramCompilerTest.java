@@ -11,6 +11,7 @@ import io.ortex.api.InvalidModelException;
 import io.ortex.api.OrtexException;
 import io.ortex.api.Tensor;
 import io.ortex.api.spi.ComputeKernel;
+import io.ortex.api.spi.DataLayout;
 import io.ortex.api.spi.GraphView;
 import io.ortex.ep.example.program.GemmAttributes;
 import io.ortex.ep.example.program.Instruction;
@@ -169,9 +170,12 @@ class ProgramCompilerTest {
     void opCodesAreStable() {
         for (OpCode op : OpCode.values()) {
             assertEquals(op, OpCode.fromCode(op.code()));
-            assertEquals(op, OpCode.forOnnx(op.onnxName()));
+            assertEquals(op, op == OpCode.CONV_NHWC ? OpCode.forNode(DataLayout.NHWC_DOMAIN, "Conv")
+                    : OpCode.forOnnx(op.onnxName()));
         }
-        assertEquals(Map.of(1, "MatMul", 6, "Conv"), Map.of(OpCode.MATMUL.code(), "MatMul", OpCode.CONV.code(),
-                "Conv"));
+        assertEquals(Map.of(1, "MatMul", 6, "Conv", 7, "Conv"), Map.of(OpCode.MATMUL.code(), "MatMul",
+                OpCode.CONV.code(), "Conv", OpCode.CONV_NHWC.code(), "Conv"));
+        assertEquals(OpCode.CONV, OpCode.forNode("", "Conv"));
+        assertEquals(null, OpCode.forNode(DataLayout.NHWC_DOMAIN, "Relu"));
     }
 }

@@ -17,7 +17,12 @@ public enum OpCode {
     /** ONNX {@code Relu}. */
     RELU(5, "Relu"),
     /** ONNX {@code Conv} with one or two spatial dimensions. */
-    CONV(6, "Conv");
+    CONV(6, "Conv"),
+    /**
+     * {@code Conv} of the NHWC domain ({@link io.ortex.api.spi.DataLayout#NHWC_DOMAIN}): ONNX's Conv on channels-last
+     * input and output, the weight as in ONNX.
+     */
+    CONV_NHWC(7, "Conv");
 
     private final int code;
     private final String onnxName;
@@ -53,11 +58,26 @@ public enum OpCode {
      */
     public static OpCode forOnnx(String opType) {
         for (OpCode op : values()) {
-            if (op.onnxName.equals(opType)) {
+            if (op != CONV_NHWC && op.onnxName.equals(opType)) {
                 return op;
             }
         }
         return null;
+    }
+
+    /**
+     * Finds the operation for a node's domain and operator type.
+     *
+     * @param domain the domain, {@code ""} or {@code ai.onnx} for ONNX's, or the NHWC domain
+     * @param opType the operator type
+     * @return the operation, or {@code null} when the example EP does not implement it
+     */
+    public static OpCode forNode(String domain, String opType) {
+        if (domain.isEmpty() || domain.equals("ai.onnx")) {
+            return forOnnx(opType);
+        }
+        return domain.equals(io.ortex.api.spi.DataLayout.NHWC_DOMAIN) && opType.equals(CONV_NHWC.onnxName)
+                ? CONV_NHWC : null;
     }
 
     /**

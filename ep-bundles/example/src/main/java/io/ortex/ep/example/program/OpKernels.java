@@ -30,8 +30,9 @@ final class OpKernels {
             case ADD, MUL -> ElementwiseKernels.binary(instruction.op(), operand(instruction, slots, 0),
                     operand(instruction, slots, 1), context);
             case RELU -> ElementwiseKernels.relu(operand(instruction, slots, 0), context);
-            case CONV -> ConvKernel.run(operand(instruction, slots, 0), operand(instruction, slots, 1),
-                    optional(instruction, slots, 2), (ConvAttributes) instruction.attributes(), context);
+            case CONV, CONV_NHWC -> ConvKernel.run(operand(instruction, slots, 0), operand(instruction, slots, 1),
+                    optional(instruction, slots, 2), (ConvAttributes) instruction.attributes(),
+                    instruction.op() == OpCode.CONV_NHWC, context);
         };
         if (instruction.relu()) {
             ElementwiseKernels.reluInPlace(result.floats(), context);

@@ -23,8 +23,11 @@ import java.util.function.Function;
 public final class ProgramCodec {
     /** The first four bytes of a serialized program: {@code OXPG}. */
     public static final int MAGIC = 0x4750584F;
-    /** The format version this codec writes; it reads this one and format 1 (weights always inline). */
-    public static final int FORMAT = 2;
+    /**
+     * The format version this codec writes; it reads this one, format 2 (the same without op code 7, NHWC Conv) and
+     * format 1 (weights always inline).
+     */
+    public static final int FORMAT = 3;
     /** Weight storage tag: the float32 values follow. */
     private static final int WEIGHT_INLINE = 0;
     /** Weight storage tag: a shared blob key (string) follows, the blob holding the little-endian float32 values. */
@@ -176,7 +179,7 @@ public final class ProgramCodec {
                 throw new IllegalArgumentException("not a serialized example-EP program (bad magic)");
             }
             int format = b.getInt();
-            if (format != FORMAT && format != 1) {
+            if (format < 1 || format > FORMAT) {
                 throw new IllegalArgumentException("program format " + format + " cannot be read; this EP reads"
                         + " formats 1 to " + FORMAT);
             }

@@ -19,7 +19,7 @@
  * <i>string</i> is an {@code i32} byte count then that many UTF-8 bytes; an <i>int list</i> is an {@code i32} count
  * then that many {@code i32}.
  * <ol>
- *   <li>magic {@code i32} {@code 0x4750584F} (the bytes {@code OXPG}), format {@code i32} = 2;</li>
+ *   <li>magic {@code i32} {@code 0x4750584F} (the bytes {@code OXPG}), format {@code i32} = 3;</li>
  *   <li>inputs: {@code i32} count, then each input name as a string;</li>
  *   <li>weights: {@code i32} count, then for each: name (string), rank ({@code i32}), each dimension
  *       ({@code i64}), value count ({@code i32}, the product of the dimensions), a storage {@code u8}, then for
@@ -34,7 +34,8 @@
  *       then kernel, strides, pads and dilations as int lists);</li>
  *   <li>outputs: {@code i32} count then each name (string); output slots (int list).</li>
  * </ol>
- * Nothing may follow. Format 1 is the same without the storage byte (values always inline); it is still read.
+ * Nothing may follow. Format 2 is the same without op code 7 (Conv of the NHWC domain, channels last); format 1 is
+ * format 2 without the storage byte (values always inline); both are still read.
  * A reader refuses another magic, another format, counts that overrun the bytes, and programs
  * whose slots are inconsistent. The format number goes into the EP's compatibility string
  * ({@code ExampleExecutionProvider;version=<EP version>;format=<format>}).

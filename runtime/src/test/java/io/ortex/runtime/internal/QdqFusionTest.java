@@ -32,6 +32,8 @@ class QdqFusionTest {
     private static final ElementType I8 = ElementType.INT8;
     private static final String CONV_GROUP = "DequantizeLinear+DequantizeLinear+DequantizeLinear+Conv+QuantizeLinear";
     private static final String MATMUL_GROUP = "DequantizeLinear+DequantizeLinear+MatMul+QuantizeLinear";
+    private static final float MATMUL_CLIP_MIN = -1.3f;
+    private static final float MATMUL_CLIP_MAX = 2.2f;
     private static Environment env;
 
     @BeforeAll
@@ -72,6 +74,10 @@ class QdqFusionTest {
         boolean inputPerChannel;
         int weightAxis = 0;
         long seed = 1;
+        /** Relu or Clip between the Conv and QuantizeLinear, or {@code null}. */
+        String activation;
+        float clipMin = -0.4f;
+        float clipMax = 3.1f;
 
         float xScale = 0.023f;
         float yScale = 0.11f;
@@ -130,8 +136,9 @@ class QdqFusionTest {
                 convInputs.add("bf");
             }
             b.node("Conv", "conv", convInputs, List.of("yf"), ints("pads", 1, 1, 1, 1), ints("strides", 1, 2),
-                    attr("group", group))
-                    .node("QuantizeLinear", "q_y", List.of("yf", "ys", "yz"), List.of("yq"))
+                    attr("group", group));
+            String quantized = activation(b, activation, "yf", clipMin, clipMax);
+            b.node("QuantizeLinear", "q_y", List.of(quantized, "ys", "yz"), List.of("yq"))
                     .output("yq", U8);
             if (productIsOutput) {
                 b.output("yf", ElementType.FLOAT);
@@ -160,6 +167,41 @@ class QdqFusionTest {
             Tensor x = bytes(U8, new long[] {1, c, h, w}, new SplittableRandom(seed + 300));
             return weightsFed ? Map.of("xq", x, "wq", weights()) : Map.of("xq", x);
         }
+    }
+
+    /** Adds {@code activation} (Relu, or Clip to constant bounds) after {@code input}; returns what to quantize. */
+    private static String activation(ModelBuilder b, String activation, String input, float lo, float hi) {
+        if (activation == null) {
+            return input;
+        }
+        if (activation.equals("Relu")) {
+            b.node("Relu", "act", List.of(input), List.of("ya"));
+        } else {
+            b.floats("clip_min", new long[0], lo).floats("clip_max", new long[0], hi)
+                    .node("Clip", "act", List.of(input, "clip_min", "clip_max"), List.of("ya"));
+        }
+        return "ya";
+    }
+
+    /**
+     * What the activation does to the quantized levels of uint8 {@code y}: QuantizeLinear of its bounds, computed
+     * here as the ONNX specification defines it.
+     */
+    private static byte[] clampLevels(byte[] y, String activation, float lo, float hi, float scale, int zero) {
+        if (activation == null) {
+            return y;
+        }
+        int low = activation.equals("Relu") ? zero : quantize(lo, scale, zero);
+        int high = activation.equals("Relu") ? 255 : quantize(hi, scale, zero);
+        byte[] out = new byte[y.length];
+        for (int i = 0; i < y.length; i++) {
+            out[i] = (byte) Math.max(low, Math.min(high, y[i] & 0xff));
+        }
+        return out;
+    }
+
+    private static int quantize(float x, float scale, int zero) {
+        return (int) Math.max(0, Math.min(255, Math.rint(x / scale) + zero));
     }
 
     private static float[] channels(int c) {
@@ -249,6 +291,11 @@ class QdqFusionTest {
 
     /** {@code a[2, 5, k]} uint8 times constant int8 {@code b[k, n]} in QDQ form, or as one QLinearMatMul node. */
     private static ModelBuilder matMul(int k, int n, boolean perColumn, int axis, boolean qlinear, long seed) {
+        return matMul(k, n, perColumn, axis, qlinear, seed, null);
+    }
+
+    private static ModelBuilder matMul(int k, int n, boolean perColumn, int axis, boolean qlinear, long seed,
+                                       String activation) {
         SplittableRandom r = new SplittableRandom(seed);
         float[] bs = new float[perColumn ? n : 1];
         for (int i = 0; i < bs.length; i++) {
@@ -265,12 +312,13 @@ class QdqFusionTest {
             return m.node("QLinearMatMul", "qmm", List.of("xq", "xs", "xz", "wq", "ws", "wz", "ys", "yz"),
                     List.of("yq")).output("yq", U8);
         }
-        return m.node("DequantizeLinear", "dq_x", List.of("xq", "xs", "xz"), List.of("xf"))
+        m.node("DequantizeLinear", "dq_x", List.of("xq", "xs", "xz"), List.of("xf"))
                 .node("DequantizeLinear", "dq_w", List.of("wq", "ws", "wz"), List.of("wf"), attr("axis", axis))
-                .node("MatMul", "mm", List.of("xf", "wf"), List.of("yf"))
-                .node("QuantizeLinear", "q_y", List.of("yf", "ys", "yz"), List.of("yq"))
-                .output("yq", U8);
+                .node("MatMul", "mm", List.of("xf", "wf"), List.of("yf"));
+        String quantized = activation(m, activation, "yf", MATMUL_CLIP_MIN, MATMUL_CLIP_MAX);
+        return m.node("QuantizeLinear", "q_y", List.of(quantized, "ys", "yz"), List.of("yq")).output("yq", U8);
     }
+
 
     @Test
     void matMulGroupsEqualQLinearMatMulAndStayWithinALevelOfTheNodes() {
@@ -285,6 +333,45 @@ class QdqFusionTest {
             assertArrayEquals(qlinear.y(), fused.y(), "trial " + trial);
             closeToUnfused(fused.y(), run(matMul(k, 24, perColumn, 1, false, trial), feeds, false).y(), false);
         }
+    }
+
+    @Test
+    void aReluOrClipBeforeQuantizeLinearJoinsTheGroupAndClampsTheLevels() {
+        for (String activation : List.of("Relu", "Clip")) {
+            for (int trial = 0; trial < 2; trial++) {
+                ConvSpec spec = new ConvSpec();
+                spec.seed = 10 + trial;
+                spec.activation = activation;
+                spec.group = trial == 1 ? 6 : 1;
+                spec.m = trial == 1 ? 6 : spec.m;
+                Map<String, Tensor> feeds = spec.feeds();
+                Result fused = run(spec.qdq(), feeds, true);
+                String what = activation + ", trial " + trial;
+                assertEquals(List.of(CONV_GROUP.replace("Conv+", "Conv+" + activation + "+")), fused.groups(), what);
+                byte[] want = clampLevels(run(spec.qlinear(), feeds, true).y(), activation, spec.clipMin,
+                        spec.clipMax, spec.yScale, 120);
+                assertArrayEquals(want, fused.y(), what);
+                Result nodes = run(spec.qdq(), feeds, false);
+                assertTrue(nodes.groups().isEmpty());
+                closeToUnfused(fused.y(), nodes.y(), false);
+            }
+            Map<String, Tensor> feeds = Map.of("xq", bytes(U8, new long[] {2, 5, 300}, new SplittableRandom(5)));
+            Result fused = run(matMul(300, 24, true, 1, false, 5, activation), feeds, true);
+            assertEquals(List.of(MATMUL_GROUP.replace("MatMul+", "MatMul+" + activation + "+")), fused.groups());
+            byte[] want = clampLevels(run(matMul(300, 24, true, 1, true, 5), feeds, true).y(), activation,
+                    MATMUL_CLIP_MIN, MATMUL_CLIP_MAX, 0.17f, 127);
+            assertArrayEquals(want, fused.y(), activation);
+            closeToUnfused(fused.y(), run(matMul(300, 24, true, 1, false, 5, activation), feeds, false).y(), false);
+        }
+    }
+
+    @Test
+    void aClipWhoseMinimumPassesItsMaximumStaysOutsideTheGroup() {
+        ConvSpec spec = new ConvSpec();
+        spec.activation = "Clip";
+        spec.clipMin = 2f;
+        spec.clipMax = 1f;
+        assertDeclined(spec, "a Clip with min above max");
     }
 
     @Test

@@ -24,8 +24,8 @@ import java.util.function.Consumer;
  * kernels, as ONNX Runtime does), in one batch. Ops that draw random numbers, and ops that only make large tensors
  * out of small ones (ConstantOfShape, Expand, Tile, Range, EyeLike), are not folded; nor are nodes with subgraphs or
  * nodes that write a graph output; nor a DequantizeLinear between constant 8-bit weights and a Conv or MatMul whose
- * output is quantized again (the QDQ pattern EPs run as integer products). When the evaluation fails the graph is
- * left as it was.
+ * output is quantized again, directly or through a Relu or Clip (the QDQ pattern EPs run as integer products). When
+ * the evaluation fails the graph is left as it was.
  */
 public final class ConstantFolding {
     /** Ops that expand a small input into a large output: computing them at run time costs less memory. */
@@ -180,8 +180,9 @@ public final class ConstantFolding {
 
     /**
      * Whether a node is a DequantizeLinear whose output only a Conv or MatMul reads, itself read only by a
-     * QuantizeLinear: the QDQ pattern an EP may run as one integer product, which needs the 8-bit weights rather than
-     * their float values (ONNX Runtime leaves DequantizeLinear unfolded for the same reason).
+     * QuantizeLinear (directly or through a Relu or Clip): the QDQ pattern an EP may run as one integer product, which
+     * needs the 8-bit weights rather than their float values (ONNX Runtime leaves DequantizeLinear unfolded for the
+     * same reason).
      */
     private static boolean dequantizesIntoQdqProduct(NodeProto n, MainGraph g, Map<String, List<NodeProto>> readers) {
         if (!n.getOpType().equals("DequantizeLinear") || n.getOutputCount() != 1 || n.getOutput(0).isEmpty()) {
@@ -194,6 +195,12 @@ public final class ConstantFolding {
             return false;
         }
         List<NodeProto> quantize = readers.getOrDefault(product.get(0).getOutput(0), List.of());
+        if (quantize.size() == 1 && MainGraph.isDefaultDomain(quantize.get(0))
+                && Set.of("Relu", "Clip").contains(quantize.get(0).getOpType())
+                && quantize.get(0).getOutputCount() == 1 && !g.isGraphOutput(quantize.get(0).getOutput(0))) {
+            // an activation between the product and its quantization belongs to the pattern too
+            quantize = readers.getOrDefault(quantize.get(0).getOutput(0), List.of());
+        }
         return quantize.size() == 1 && MainGraph.isDefaultDomain(quantize.get(0))
                 && quantize.get(0).getOpType().equals("QuantizeLinear");
     }

@@ -22,7 +22,10 @@ import java.util.Optional;
  * <p>It matches only when the scales and zero points are constants, the input and the output are quantized per
  * tensor to 8-bit integers, the weights per tensor or per output channel (Conv: axis 0; MatMul: per column), the bias
  * (if any) with zero point 0 and exactly the scale {@code x_scale * w_scale} (so that it adds in the integer domain),
- * and no value inside the group is read from outside it or is a graph output.
+ * and no value inside the group is read from outside it or is a graph output. A Relu or a Clip with constant bounds
+ * between the product and QuantizeLinear joins the group: it clamps the output levels to the quantized bounds, which
+ * is what quantizing the clamped product gives, QuantizeLinear being monotonic (ONNX Runtime's QDQ selectors take the
+ * same activations).
  */
 final class QdqFusion {
     /** The fusion's name for Conv. */
@@ -65,10 +68,13 @@ final class QdqFusion {
             return null;
         }
         ValueView product = Pattern.output(op);
-        NodeView quantize = Pattern.soleConsumer(product);
+        NodeView next = Pattern.soleConsumer(product);
+        ClampRange activation = ClampRange.of(next);
+        ValueView quantized = activation == null ? product : Pattern.output(next);
+        NodeView quantize = Pattern.soleConsumer(quantized);
         if (!Pattern.is(quantize, "QuantizeLinear") || quantize.inputs().size() != 3 || quantize.outputs().size() != 1
                 || quantize.intAttr("block_size", 0) != 0 || quantize.intAttr("precision", 0) != 0
-                || !sameValue(quantize.inputs().get(0), product)) {
+                || !sameValue(quantize.inputs().get(0), quantized)) {
             return null;
         }
         Tensor yScale = floatConstant(quantize.inputs().get(1)).orElse(null);
@@ -83,18 +89,44 @@ final class QdqFusion {
             nodes.add(b.node());
         }
         nodes.add(op);
+        if (activation != null) {
+            nodes.add(next);
+        }
         nodes.add(quantize);
         Tensor xZero = x.zero();
         String xName = x.quantized().name();
+        ClampRange range = activation == null ? ClampRange.NONE : activation;
         if (conv) {
-            return convMatch(op, nodes, x, w, weights, b, bias, yScale, yZero, xName, xZero);
+            return convMatch(op, nodes, x, w, weights, b, bias, yScale, yZero, xName, xZero, range);
         }
-        return matMulMatch(nodes, x, w, weights, yScale, yZero, xName, xZero);
+        return matMulMatch(nodes, x, w, weights, yScale, yZero, xName, xZero, range);
+    }
+
+    /**
+     * A Relu or a Clip with constant bounds between the product and its QuantizeLinear: the float range it keeps.
+     * QuantizeLinear is monotonic, so the range becomes a range of output levels.
+     */
+    private record ClampRange(float lo, float hi) {
+        static final ClampRange NONE = new ClampRange(Float.NEGATIVE_INFINITY, Float.POSITIVE_INFINITY);
+
+        /** The node's range, or {@code null} when it is no such activation. */
+        static ClampRange of(NodeView n) {
+            if (Pattern.is(n, "Relu") && n.inputs().size() == 1) {
+                return new ClampRange(0f, Float.POSITIVE_INFINITY);
+            }
+            if (!Pattern.is(n, "Clip") || n.inputs().isEmpty() || n.outputs().size() != 1) {
+                return null;
+            }
+            float[] b = ChannelChain.clipBounds(n);
+            // a minimum above the maximum makes Clip output the maximum everywhere: left to the nodes
+            return b == null || Float.isNaN(b[0]) || Float.isNaN(b[1]) || b[0] > b[1] ? null
+                    : new ClampRange(b[0], b[1]);
+        }
     }
 
     private static FusionMatch convMatch(NodeView op, List<NodeView> nodes, Dequantize x, Dequantize w,
                                          Tensor weights, Dequantize b, Tensor bias, Tensor yScale, Tensor yZero,
-                                         String xName, Tensor xZero) {
+                                         String xName, Tensor xZero, ClampRange range) {
         if (weights.rank() < 3 || !perChannel(w, weights.dim(0), 0, weights.rank())
                 || b != null && !biasFits(b, bias, x.scale(), w.scale(), weights.dim(0))) {
             return null;
@@ -112,11 +144,13 @@ final class QdqFusion {
         // the weights are centred and packed when the kernel is built, not each time the graph is matched
         return new FusionMatch(CONV, nodes, (inputNames, outputNames) -> {
             int xi = inputNames.indexOf(xName);
-            QuantizedConv compiled = QuantizedConv.compile(attrs, group, weights, w.zero(), bias, x.scale(),
+            QuantizedConv product = QuantizedConv.compile(attrs, group, weights, w.zero(), bias, x.scale(),
                     w.scale(), yScale, yZero);
-            if (xi < 0 || outputNames.size() != 1 || compiled == null) {
+            if (xi < 0 || outputNames.size() != 1 || product == null) {
                 return (in, ctx) -> null;
             }
+            QuantizedConv compiled = range == ClampRange.NONE ? product
+                    : product.clampedTo(range.lo(), range.hi(), yScale, yZero);
             return (in, ctx) -> {
                 Tensor y = compiled.compute(in[xi], xZero, ctx);
                 return y == null ? null : new Tensor[] {y};
@@ -125,7 +159,8 @@ final class QdqFusion {
     }
 
     private static FusionMatch matMulMatch(List<NodeView> nodes, Dequantize x, Dequantize w, Tensor weights,
-                                           Tensor yScale, Tensor yZero, String xName, Tensor xZero) {
+                                           Tensor yScale, Tensor yZero, String xName, Tensor xZero,
+                                           ClampRange range) {
         if (weights.rank() != 2 || !perChannel(w, weights.dim(1), 1, 2)) {
             return null;
         }
@@ -134,11 +169,13 @@ final class QdqFusion {
         }
         return new FusionMatch(MATMUL, nodes, (inputNames, outputNames) -> {
             int xi = inputNames.indexOf(xName);
-            QuantizedMatMul compiled = QuantizedMatMul.compile(weights, w.zero(), x.scale(), w.scale(), yScale,
+            QuantizedMatMul product = QuantizedMatMul.compile(weights, w.zero(), x.scale(), w.scale(), yScale,
                     yZero);
-            if (xi < 0 || outputNames.size() != 1 || compiled == null) {
+            if (xi < 0 || outputNames.size() != 1 || product == null) {
                 return (in, ctx) -> null;
             }
+            QuantizedMatMul compiled = range == ClampRange.NONE ? product
+                    : product.clampedTo(range.lo(), range.hi(), yScale, yZero);
             return (in, ctx) -> {
                 Tensor y = compiled.compute(in[xi], xZero, ctx);
                 return y == null ? null : new Tensor[] {y};

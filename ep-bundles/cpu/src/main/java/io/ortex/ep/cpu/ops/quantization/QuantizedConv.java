@@ -61,6 +61,22 @@ public final class QuantizedConv {
     }
 
     /**
+     * The same convolution with its output kept within {@code [lo, hi]} in float terms, as a Relu or Clip between the
+     * float convolution and its QuantizeLinear keeps it.
+     *
+     * @param lo the lower bound (negative infinity for none)
+     * @param hi the upper bound (positive infinity for none), at least {@code lo}
+     * @param yScale the output's float32 scale, one value
+     * @param yZero the output's 8-bit zero point, one value
+     * @return the clamped convolution
+     */
+    public QuantizedConv clampedTo(float lo, float hi, Tensor yScale, Tensor yZero) {
+        return new QuantizedConv(conv, bias, requantization.clampedTo(
+                Requantization.level(lo, yScale.floats()[0], (int) yZero.getLong(0), yZero.type()),
+                Requantization.level(hi, yScale.floats()[0], (int) yZero.getLong(0), yZero.type())), cout);
+    }
+
+    /**
      * Computes the quantized output.
      *
      * @param x the 8-bit input {@code (N, C, D1, ...)}

@@ -41,6 +41,22 @@ public final class QuantizedMatMul {
     }
 
     /**
+     * The same product with its output kept within {@code [lo, hi]} in float terms, as a Relu or Clip between the
+     * float product and its QuantizeLinear keeps it.
+     *
+     * @param lo the lower bound (negative infinity for none)
+     * @param hi the upper bound (positive infinity for none), at least {@code lo}
+     * @param yScale the output's float32 scale, one value
+     * @param yZero the output's 8-bit zero point, one value
+     * @return the clamped product
+     */
+    public QuantizedMatMul clampedTo(float lo, float hi, Tensor yScale, Tensor yZero) {
+        return new QuantizedMatMul(weights, requantization.clampedTo(
+                Requantization.level(lo, yScale.floats()[0], (int) yZero.getLong(0), yZero.type()),
+                Requantization.level(hi, yScale.floats()[0], (int) yZero.getLong(0), yZero.type())));
+    }
+
+    /**
      * Computes the quantized product.
      *
      * @param a the 8-bit left operand {@code [..., m, k]} or {@code [k]}

@@ -20,13 +20,49 @@ final class Requantization {
     private final int hi;
     private final ElementType type;
 
-    private Requantization(double[] multipliers, boolean single, int zeroPoint, ElementType type) {
+    private Requantization(double[] multipliers, boolean single, int zeroPoint, ElementType type, int lo, int hi) {
         this.multipliers = multipliers;
         this.single = single;
         this.zeroPoint = zeroPoint;
         this.type = type;
-        this.lo = type == ElementType.UINT8 ? 0 : -128;
-        this.hi = type == ElementType.UINT8 ? 255 : 127;
+        this.lo = lo;
+        this.hi = hi;
+    }
+
+    /**
+     * The same requantization with its outputs also kept within the levels {@code [lo, hi]}: an activation that
+     * clamps the float product (Relu, Clip) before QuantizeLinear, moved past the quantization. QuantizeLinear is
+     * monotonic, so clamping the levels to the quantized bounds gives what quantizing the clamped product gives.
+     *
+     * @param low the lowest level kept
+     * @param high the highest level kept, at least {@code low}
+     * @return the narrowed requantization
+     */
+    Requantization clampedTo(int low, int high) {
+        return new Requantization(multipliers, single, zeroPoint, type, Math.max(lo, low), Math.min(hi, high));
+    }
+
+    /**
+     * The level QuantizeLinear gives a float32 value: {@code saturate(round_half_even(x / scale) + zeroPoint)}, the
+     * infinities saturating.
+     *
+     * @param x the value
+     * @param scale the float32 scale
+     * @param zeroPoint the zero point
+     * @param type the 8-bit output type
+     * @return the level
+     */
+    static int level(float x, float scale, int zeroPoint, ElementType type) {
+        double v = Math.rint(x / scale) + zeroPoint;
+        return (int) Math.max(minLevel(type), Math.min(maxLevel(type), v));
+    }
+
+    private static int minLevel(ElementType type) {
+        return type == ElementType.UINT8 ? 0 : -128;
+    }
+
+    private static int maxLevel(ElementType type) {
+        return type == ElementType.UINT8 ? 255 : 127;
     }
 
     /**
@@ -57,7 +93,7 @@ final class Requantization {
             m[c] = multiplier(aScale, 0, bScale, bScale.size() == 1 ? 0 : c, yScale);
         }
         int zp = yZeroPoint == null || yZeroPoint.size() == 0 ? 0 : (int) yZeroPoint.getLong(0);
-        return new Requantization(m, aScale.type() == ElementType.FLOAT, zp, type);
+        return new Requantization(m, aScale.type() == ElementType.FLOAT, zp, type, minLevel(type), maxLevel(type));
     }
 
     /**

@@ -374,6 +374,135 @@ class QdqFusionTest {
         assertDeclined(spec, "a Clip with min above max");
     }
 
+    /** A quantized Gemm {@code x[rows, k] x w (+ bias)}: its operands, the QDQ model and the exact reference. */
+    private static final class GemmSpec {
+        final int rows = 7;
+        final int k = 260;
+        final int n = 19;
+        final float xScale = 0.027f;
+        final float yScale = 0.21f;
+        final int xZero = 121;
+        final int yZero = 118;
+        boolean transB;
+        boolean bias = true;
+        float alpha = 1f;
+        long seed;
+
+        float[] weightScales() {
+            SplittableRandom r = new SplittableRandom(seed + 7);
+            float[] ws = new float[n];
+            for (int i = 0; i < n; i++) {
+                ws[i] = 0.002f + r.nextFloat() * 0.01f;
+            }
+            return ws;
+        }
+
+        /** The weights as {@code [k, n]} int8 values. */
+        byte[] weights() {
+            return (byte[]) bytes(I8, new long[] {k, n}, new SplittableRandom(seed + 1)).data();
+        }
+
+        int[] biasValues() {
+            SplittableRandom r = new SplittableRandom(seed + 2);
+            int[] b = new int[n];
+            for (int i = 0; i < n; i++) {
+                b[i] = r.nextInt(60001) - 30000;
+            }
+            return b;
+        }
+
+        Tensor input() {
+            return bytes(U8, new long[] {rows, k}, new SplittableRandom(seed + 3));
+        }
+
+        ModelBuilder qdq() {
+            byte[] w = weights();
+            byte[] stored = w;
+            if (transB) {
+                stored = new byte[w.length];
+                for (int r = 0; r < k; r++) {
+                    for (int c = 0; c < n; c++) {
+                        stored[c * k + r] = w[r * n + c];
+                    }
+                }
+            }
+            float[] ws = weightScales();
+            ModelBuilder b = TestModels.builder().opset(13).input("xq", U8, rows, k)
+                    .floats("xs", new long[0], xScale).initializer("xz", scalar(U8, xZero))
+                    .initializer("wq", Tensor.of(I8, transB ? new long[] {n, k} : new long[] {k, n}, stored))
+                    .floats("ws", new long[] {n}, ws)
+                    .initializer("wz", Tensor.of(I8, new long[] {n}, new byte[n]))
+                    .floats("ys", new long[0], yScale).initializer("yz", scalar(U8, yZero))
+                    .node("DequantizeLinear", "dq_x", List.of("xq", "xs", "xz"), List.of("xf"))
+                    .node("DequantizeLinear", "dq_w", List.of("wq", "ws", "wz"), List.of("wf"),
+                            attr("axis", transB ? 0 : 1));
+            List<String> in = new ArrayList<>(List.of("xf", "wf"));
+            if (bias) {
+                float[] bs = new float[n];
+                for (int i = 0; i < n; i++) {
+                    bs[i] = xScale * ws[i];
+                }
+                b.initializer("bq", Tensor.ofInts(biasValues(), n)).floats("bs", new long[] {n}, bs)
+                        .node("DequantizeLinear", "dq_b", List.of("bq", "bs"), List.of("bf"), attr("axis", 0));
+                in.add("bf");
+            }
+            return b.node("Gemm", "gemm", in, List.of("yf"), attr("transB", transB ? 1 : 0),
+                            attr("alpha", alpha))
+                    .node("QuantizeLinear", "q_y", List.of("yf", "ys", "yz"), List.of("yq"))
+                    .output("yq", U8);
+        }
+
+        /**
+         * The exact integer product plus bias, requantized as QLinearMatMul defines it with float32 scales:
+         * {@code saturate(round(float(acc) * (x_scale * w_scale / y_scale)) + y_zero)}.
+         */
+        byte[] reference(Tensor x) {
+            byte[] xv = (byte[]) x.data();
+            byte[] w = weights();
+            float[] ws = weightScales();
+            int[] bv = bias ? biasValues() : new int[n];
+            byte[] y = new byte[rows * n];
+            for (int r = 0; r < rows; r++) {
+                for (int c = 0; c < n; c++) {
+                    int acc = bv[c];
+                    for (int i = 0; i < k; i++) {
+                        acc += ((xv[r * k + i] & 0xff) - xZero) * w[i * n + c];
+                    }
+                    float m = xScale * ws[c] / yScale;
+                    double v = Math.rint((float) acc * m) + yZero;
+                    y[r * n + c] = (byte) (int) Math.max(0, Math.min(255, v));
+                }
+            }
+            return y;
+        }
+    }
+
+    @Test
+    void gemmGroupsEqualTheExactProductAndStayWithinALevelOfTheNodes() {
+        String group = "DequantizeLinear+DequantizeLinear+DequantizeLinear+Gemm+QuantizeLinear";
+        for (int trial = 0; trial < 3; trial++) {
+            GemmSpec spec = new GemmSpec();
+            spec.seed = 40 + trial;
+            spec.transB = trial != 1;
+            spec.bias = trial != 2;
+            Tensor x = spec.input();
+            Map<String, Tensor> feeds = Map.of("xq", x);
+            Result fused = run(spec.qdq(), feeds, true);
+            assertEquals(List.of(spec.bias ? group : group.replaceFirst("DequantizeLinear\\+", "")),
+                    fused.groups(), "trial " + trial);
+            assertArrayEquals(spec.reference(x), fused.y(), "trial " + trial);
+            Result nodes = run(spec.qdq(), feeds, false);
+            assertTrue(nodes.groups().isEmpty());
+            closeToUnfused(fused.y(), nodes.y(), false);
+        }
+        GemmSpec scaled = new GemmSpec();
+        scaled.alpha = 0.5f;
+        Map<String, Tensor> feeds = Map.of("xq", scaled.input());
+        Result declined = run(scaled.qdq(), feeds, true);
+        assertTrue(declined.groups().isEmpty(), "alpha 0.5: " + declined.groups());
+        assertArrayEquals(run(scaled.qdq(), feeds, false).y(), declined.y());
+    }
+
     @Test
     void aMatMulWeightQuantizedPerRowStaysSingleNodes() {
         // per-axis along the reduction: the scales do not factor out of the integer product

@@ -23,9 +23,9 @@ import java.util.function.Consumer;
  * outputs become initializers. The computing is left to an {@link Evaluator} (the session runs them on the CPU EP's
  * kernels, as ONNX Runtime does), in one batch. Ops that draw random numbers, and ops that only make large tensors
  * out of small ones (ConstantOfShape, Expand, Tile, Range, EyeLike), are not folded; nor are nodes with subgraphs or
- * nodes that write a graph output; nor a DequantizeLinear between constant 8-bit weights and a Conv or MatMul whose
- * output is quantized again, directly or through a Relu or Clip (the QDQ pattern EPs run as integer products). When
- * the evaluation fails the graph is left as it was.
+ * nodes that write a graph output; nor a DequantizeLinear between constant 8-bit weights and a Conv, MatMul or Gemm
+ * whose output is quantized again, directly or through a Relu or Clip (the QDQ pattern EPs run as integer products).
+ * When the evaluation fails the graph is left as it was.
  */
 public final class ConstantFolding {
     /** Ops that expand a small input into a large output: computing them at run time costs less memory. */
@@ -179,7 +179,7 @@ public final class ConstantFolding {
     }
 
     /**
-     * Whether a node is a DequantizeLinear whose output only a Conv or MatMul reads, itself read only by a
+     * Whether a node is a DequantizeLinear whose output only a Conv, MatMul or Gemm reads, itself read only by a
      * QuantizeLinear (directly or through a Relu or Clip): the QDQ pattern an EP may run as one integer product, which
      * needs the 8-bit weights rather than their float values (ONNX Runtime leaves DequantizeLinear unfolded for the
      * same reason).
@@ -190,7 +190,7 @@ public final class ConstantFolding {
         }
         List<NodeProto> product = readers.getOrDefault(n.getOutput(0), List.of());
         if (product.size() != 1 || !MainGraph.isDefaultDomain(product.get(0))
-                || !Set.of("Conv", "MatMul").contains(product.get(0).getOpType())
+                || !Set.of("Conv", "MatMul", "Gemm").contains(product.get(0).getOpType())
                 || product.get(0).getOutputCount() != 1 || g.isGraphOutput(product.get(0).getOutput(0))) {
             return false;
         }

@@ -12,15 +12,16 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The pattern quantization tools write in the QDQ format around a Conv or a MatMul: the input, the constant 8-bit
- * weights and (for Conv) the constant int32 bias each through a DequantizeLinear, the float product, and a
- * QuantizeLinear of its output. The group runs as QLinearConv or QLinearMatMul would ({@link QuantizedConv},
+ * The pattern quantization tools write in the QDQ format around a Conv, a MatMul or a Gemm: the input, the constant
+ * 8-bit weights and (for Conv and Gemm) the constant int32 bias each through a DequantizeLinear, the float product,
+ * and a QuantizeLinear of its output. The group runs as QLinearConv or QLinearMatMul would ({@link QuantizedConv},
  * {@link QuantizedMatMul}): an exact integer product of the quantized values, requantized once, with no float tensor
  * made, as ONNX Runtime's graph optimizer rewrites the same pattern. The result can differ from the nodes' float
  * computation by one quantization level where the float product lands next to a rounding boundary.
  *
  * <p>It matches only when the scales and zero points are constants, the input and the output are quantized per
- * tensor to 8-bit integers, the weights per tensor or per output channel (Conv: axis 0; MatMul: per column), the bias
+ * tensor to 8-bit integers, the weights per tensor or per output channel (Conv: axis 0; MatMul: per column; Gemm:
+ * per column of the product, axis 0 when B is transposed), a Gemm has no transposed A and alpha and beta 1, the bias
  * (if any) with zero point 0 and exactly the scale {@code x_scale * w_scale} (so that it adds in the integer domain),
  * and no value inside the group is read from outside it or is a graph output. A Relu or a Clip with constant bounds
  * between the product and QuantizeLinear joins the group: it clamps the output levels to the quantized bounds, which
@@ -32,6 +33,8 @@ final class QdqFusion {
     static final String CONV = "QdqConv";
     /** The fusion's name for MatMul. */
     static final String MATMUL = "QdqMatMul";
+    /** The fusion's name for Gemm. */
+    static final String GEMM = "QdqGemm";
 
     private QdqFusion() {
     }
@@ -48,11 +51,13 @@ final class QdqFusion {
      */
     static FusionMatch match(NodeView op) {
         boolean conv = Pattern.is(op, "Conv");
-        if (!conv && !Pattern.is(op, "MatMul")) {
+        boolean gemm = Pattern.is(op, "Gemm");
+        if (!conv && !gemm && !Pattern.is(op, "MatMul")) {
             return null;
         }
         int inputs = op.inputs().size();
-        if (inputs < 2 || inputs > (conv ? 3 : 2) || op.outputs().size() != 1) {
+        if (inputs < 2 || inputs > (conv || gemm ? 3 : 2) || op.outputs().size() != 1
+                || gemm && !plainGemm(op, inputs == 3 && op.inputs().get(2) != null)) {
             return null;
         }
         Dequantize x = dequantize(op.inputs().get(0), op);
@@ -99,7 +104,53 @@ final class QdqFusion {
         if (conv) {
             return convMatch(op, nodes, x, w, weights, b, bias, yScale, yZero, xName, xZero, range);
         }
-        return matMulMatch(nodes, x, w, weights, yScale, yZero, xName, xZero, range);
+        if (gemm) {
+            return gemmMatch(op, nodes, x, w, weights, b, bias, yScale, yZero, xName, xZero, range);
+        }
+        return matMulMatch(nodes, x, w, weights, null, yScale, yZero, xName, xZero, range, false);
+    }
+
+    /**
+     * Whether a Gemm is a plain matrix product plus bias: A not transposed, {@code alpha} 1 and, with a C, {@code beta}
+     * 1, so that the bias adds to the exact integer accumulators.
+     */
+    private static boolean plainGemm(NodeView gemm, boolean withC) {
+        return gemm.intAttr("transA", 0) == 0 && gemm.floatAttr("alpha", 1f) == 1f
+                && (!withC || gemm.floatAttr("beta", 1f) == 1f);
+    }
+
+    private static FusionMatch gemmMatch(NodeView op, List<NodeView> nodes, Dequantize x, Dequantize w,
+                                         Tensor weights, Dequantize b, Tensor bias, Tensor yScale, Tensor yZero,
+                                         String xName, Tensor xZero, ClampRange range) {
+        boolean transB = op.intAttr("transB", 0) != 0;
+        if (weights.rank() != 2) {
+            return null;
+        }
+        long n = weights.dim(transB ? 0 : 1);
+        if (!perChannel(w, n, transB ? 0 : 1, 2) || b != null && !biasFits(b, bias, x.scale(), w.scale(), n)) {
+            return null;
+        }
+        return matMulMatch(nodes, x, w, transB ? Transposed.of(weights) : weights, bias, yScale, yZero, xName,
+                xZero, range, true);
+    }
+
+    /** Transposes an 8-bit matrix, for a Gemm whose B is stored {@code [n, k]}. */
+    private static final class Transposed {
+        private Transposed() {
+        }
+
+        static Tensor of(Tensor m) {
+            int rows = (int) m.dim(0);
+            int cols = (int) m.dim(1);
+            byte[] src = (byte[]) m.data();
+            byte[] out = new byte[src.length];
+            for (int r = 0; r < rows; r++) {
+                for (int c = 0; c < cols; c++) {
+                    out[c * rows + r] = src[r * cols + c];
+                }
+            }
+            return Tensor.of(m.type(), new long[] {cols, rows}, out);
+        }
     }
 
     /**
@@ -158,25 +209,35 @@ final class QdqFusion {
         }, true);
     }
 
+    /**
+     * The match of a MatMul, or of a Gemm whose weights were turned to {@code [k, n]} ({@code gemm}: the input must be
+     * a matrix, and a bias may add).
+     */
     private static FusionMatch matMulMatch(List<NodeView> nodes, Dequantize x, Dequantize w, Tensor weights,
-                                           Tensor yScale, Tensor yZero, String xName, Tensor xZero,
-                                           ClampRange range) {
-        if (weights.rank() != 2 || !perChannel(w, weights.dim(1), 1, 2)) {
+                                           Tensor bias, Tensor yScale, Tensor yZero, String xName, Tensor xZero,
+                                           ClampRange range, boolean gemm) {
+        if (weights.rank() != 2 || !gemm && !perChannel(w, weights.dim(1), 1, 2)) {
             return null;
         }
         if (!eightBit(weights.type()) || w.zero() != null && w.zero().type() != weights.type()) {
             return null;
         }
-        return new FusionMatch(MATMUL, nodes, (inputNames, outputNames) -> {
+        return new FusionMatch(gemm ? GEMM : MATMUL, nodes, (inputNames, outputNames) -> {
             int xi = inputNames.indexOf(xName);
             QuantizedMatMul product = QuantizedMatMul.compile(weights, w.zero(), x.scale(), w.scale(), yScale,
                     yZero);
+            if (product != null && bias != null) {
+                product = product.withBias(bias);
+            }
             if (xi < 0 || outputNames.size() != 1 || product == null) {
                 return (in, ctx) -> null;
             }
             QuantizedMatMul compiled = range == ClampRange.NONE ? product
                     : product.clampedTo(range.lo(), range.hi(), yScale, yZero);
             return (in, ctx) -> {
+                if (gemm && in[xi].rank() != 2) {
+                    return null;
+                }
                 Tensor y = compiled.compute(in[xi], xZero, ctx);
                 return y == null ? null : new Tensor[] {y};
             };

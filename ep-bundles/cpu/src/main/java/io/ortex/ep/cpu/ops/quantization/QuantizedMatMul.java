@@ -12,10 +12,13 @@ import io.ortex.api.spi.KernelContext;
 public final class QuantizedMatMul {
     private final IntegerMatMul.Weights weights;
     private final Requantization requantization;
+    /** The int32 bias added to each column's accumulators before requantization, or {@code null}. */
+    private final int[] bias;
 
-    private QuantizedMatMul(IntegerMatMul.Weights weights, Requantization requantization) {
+    private QuantizedMatMul(IntegerMatMul.Weights weights, Requantization requantization, int[] bias) {
         this.weights = weights;
         this.requantization = requantization;
+        this.bias = bias;
     }
 
     /**
@@ -37,7 +40,7 @@ public final class QuantizedMatMul {
             return null;
         }
         IntegerMatMul.Weights w = IntegerMatMul.Weights.of(b, bZero);
-        return new QuantizedMatMul(w, Requantization.of(aScale, bScale, yScale, yZero, yZero.type(), w.n()));
+        return new QuantizedMatMul(w, Requantization.of(aScale, bScale, yScale, yZero, yZero.type(), w.n()), null);
     }
 
     /**
@@ -53,7 +56,21 @@ public final class QuantizedMatMul {
     public QuantizedMatMul clampedTo(float lo, float hi, Tensor yScale, Tensor yZero) {
         return new QuantizedMatMul(weights, requantization.clampedTo(
                 Requantization.level(lo, yScale.floats()[0], (int) yZero.getLong(0), yZero.type()),
-                Requantization.level(hi, yScale.floats()[0], (int) yZero.getLong(0), yZero.type())));
+                Requantization.level(hi, yScale.floats()[0], (int) yZero.getLong(0), yZero.type())), bias);
+    }
+
+    /**
+     * The same product plus an int32 bias per column, added to the exact accumulators before requantization (a
+     * quantized Gemm's C, whose scale is the product's {@code a_scale * b_scale}).
+     *
+     * @param columnBias the int32 bias, one value per column
+     * @return the product with the bias, or {@code null} when the bias is not one int32 value per column
+     */
+    public QuantizedMatMul withBias(Tensor columnBias) {
+        if (columnBias.type() != ElementType.INT32 || columnBias.rank() != 1 || columnBias.size() != weights.n()) {
+            return null;
+        }
+        return new QuantizedMatMul(weights, requantization, columnBias.ints().clone());
     }
 
     /**
@@ -72,6 +89,15 @@ public final class QuantizedMatMul {
         }
         Tensor acc = IntegerMatMul.multiply(a, aZero, weights, ctx);
         int rows = weights.n() == 0 ? 0 : acc.size() / weights.n();
+        if (bias != null) {
+            int[] v = acc.ints();
+            int n = bias.length;
+            for (int r = 0, off = 0; r < rows; r++, off += n) {
+                for (int c = 0; c < n; c++) {
+                    v[off + c] += bias[c];
+                }
+            }
+        }
         return requantization.apply(acc.ints(), rows, 1, acc.shape(), ctx);
     }
 }

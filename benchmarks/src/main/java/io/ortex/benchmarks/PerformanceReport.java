@@ -22,6 +22,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.profile.CompilerProfiler;
+import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
@@ -140,6 +142,7 @@ public final class PerformanceReport {
                 .include(benchmark.getName() + "\\." + methods)
                 .forks(1)
                 .jvmArgsAppend("--add-modules", "jdk.incubator.vector", "-Xss8m")
+                .addProfiler(CompilerProfiler.class)
                 .shouldFailOnError(true);
         if (System.getProperty("ortex.models") != null) {
             o.jvmArgsAppend("-Dortex.models=" + System.getProperty("ortex.models"));
@@ -161,6 +164,7 @@ public final class PerformanceReport {
             String threads = r.getParams().getParam("threads");
             String key = label.of(r) + "\u0000" + (threads == null ? "2" : threads);
             double median = r.getPrimaryResult().getStatistics().getPercentile(50);
+            logCompilation(method, r);
             double ms = unit == TimeUnit.MICROSECONDS ? median / 1000 : median;
             double[] pair = pairs.computeIfAbsent(key, k -> new double[] {Double.NaN, Double.NaN});
             pair[method.startsWith("ortex") ? 0 : 1] = ms;
@@ -170,6 +174,27 @@ public final class PerformanceReport {
             String[] parts = key.split("\u0000");
             rows.add(new Row(group, parts[0], Integer.parseInt(parts[1]), pair[0], pair[1], work.get(key), rate));
         });
+    }
+
+    /**
+     * Prints how long the JIT compiled while a row was measured: a compiler thread takes a core, which a two-thread
+     * row on a two-core machine feels and a one-thread row does not, so a slow row with much compilation says why.
+     */
+    private static void logCompilation(String method, RunResult r) {
+        Result<?> compiled = null;
+        for (Map.Entry<String, Result> e : r.getSecondaryResults().entrySet()) {
+            if (e.getKey().endsWith("compiler.time.profiled")) {
+                compiled = e.getValue();
+            }
+        }
+        if (compiled != null) {
+            StringBuilder params = new StringBuilder();
+            for (String key : r.getParams().getParamsKeys()) {
+                params.append(' ').append(key).append('=').append(r.getParams().getParam(key));
+            }
+            System.out.printf(Locale.ROOT, "JIT compilation while measuring %s%s: %.0f ms%n", method, params,
+                    compiled.getScore());
+        }
     }
 
     /** Heap bytes allocated per all-MiniLM-L6-v2 run on two threads, after warm-up, by every thread of the JVM. */

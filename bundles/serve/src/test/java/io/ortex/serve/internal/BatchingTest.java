@@ -229,7 +229,8 @@ class BatchingTest {
     @Test
     void aFullQueueIsRefusedWith503AndTheQueuedRequestsComplete() throws Exception {
         writeRowsModel(models.resolve("rows/1/model.onnx"));
-        configure("rows", "max_batch_size=8\nmax_queue_delay_us=300000\nmax_queue_size=1\n");
+        // a delay far longer than the steps below take on a loaded machine: the first batch must still be forming
+        configure("rows", "max_batch_size=8\nmax_queue_delay_us=3000000\nmax_queue_size=1\n");
         repository.scan();
         Batcher batcher = batcher("rows");
         Random random = new Random(1);
@@ -243,9 +244,9 @@ class BatchingTest {
         assertEquals(503, refused.status());
         assertEquals("{\"error\":\"model 'rows': the batching queue is full (max_queue_size 1); try again\"}",
                 new String(refused.body(), StandardCharsets.UTF_8));
-        assertEquals(List.of(1L, 4L), List.of(first.get(10, TimeUnit.SECONDS).outputs().get("y").shape()[0],
+        assertEquals(List.of(1L, 4L), List.of(first.get(30, TimeUnit.SECONDS).outputs().get("y").shape()[0],
                 first.get().outputs().get("y").shape()[1]));
-        assertEquals(6, second.get(10, TimeUnit.SECONDS).outputs().get("y").shape()[1]);
+        assertEquals(6, second.get(30, TimeUnit.SECONDS).outputs().get("y").shape()[1]);
         assertEquals(0, batcher.pending());
     }
 

@@ -35,7 +35,8 @@ import org.openqa.selenium.chrome.ChromeOptions;
  * Selenium, loads the page of a server that serves all-MiniLM-L6-v2 on the CPU EP and a small model split between
  * the example EP's virtual NPU and the CPU EP, after real inference requests; the test checks what the browser
  * shows (devices, EP devices and their holders, model rows with their request counts, each graph's nodes in their
- * EP's colour, names from the model shown as text), takes a screenshot into {@code target/status-page.png}, and
+ * EP's colour, names from the model shown as text), takes screenshots into {@code target/status-page.png} (the top)
+ * and {@code target/status-page-split.png} (the split model's graph), and
  * watches the page refresh its figures. Skipped, saying so, where chromium or chromedriver is missing, unless
  * {@value #REQUIRED} is {@code true}: then it fails.
  */
@@ -121,6 +122,9 @@ class StatusPageBrowserTest {
                 Files.createDirectories(shot.getParent());
                 Files.write(shot, driver.getScreenshotAs(OutputType.BYTES));
                 assertTrue(Files.size(shot) > 10_000, "the screenshot " + shot + " holds a page");
+                driver.executeScript("arguments[0].scrollIntoView()",
+                        driver.findElement(By.cssSelector("section.model-graph[data-model-name=split]")));
+                Files.write(shot.resolveSibling("status-page-split.png"), driver.getScreenshotAs(OutputType.BYTES));
                 refreshes(driver, server);
             } finally {
                 driver.quit();

@@ -26,8 +26,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Reads a {@link StatusSnapshot} from the runtime, the model repository and the metrics. The graph of each loaded
- * version is read from its model file once and kept while that version's session serves (by session id). Thread
- * safe: snapshots may be taken concurrently, with requests running.
+ * version is read from its model file once and kept, with its last drawing, while that version's session serves (by
+ * session id). Thread safe: snapshots may be taken concurrently, with requests running.
  */
 public final class StatusCollector {
     private final Environment environment;
@@ -51,16 +51,47 @@ public final class StatusCollector {
         this.server = server;
     }
 
-    /** A graph read for one session, or why it could not be. */
-    private record Outline(GraphOutline graph, String error) {
+    /** A graph read for one session, or why it could not be, with its last drawing and the colours it used. */
+    private static final class Outline {
+        final GraphOutline graph;
+        final String error;
+        private String colours = "";
+        private String svg = "";
+
+        Outline(GraphOutline graph, String error) {
+            this.graph = graph;
+            this.error = error;
+        }
+
+        /** Draws the graph, or gives the last drawing when the colours and the assignment are the same. */
+        synchronized String draw(List<NodeAssignment> assignment, EpColours epColours) {
+            String key = epColours.all().toString();
+            if (svg.isEmpty() || !key.equals(colours)) {  // a session's assignment never changes
+                Map<String, String> epOfNode = new HashMap<>();
+                assignment.forEach(a -> epOfNode.put(a.node(), a.ep()));
+                svg = GraphSvg.draw(graph, epOfNode, epColours);
+                colours = key;
+            }
+            return svg;
+        }
+    }
+
+    /**
+     * Reads the status now, with the graphs drawn.
+     *
+     * @return the snapshot
+     */
+    public StatusSnapshot snapshot() {
+        return snapshot(true);
     }
 
     /**
      * Reads the status now.
      *
-     * @return the snapshot
+     * @param graphs whether to draw the graphs (the JSON form does not show them)
+     * @return the snapshot; without graphs, each model's {@link StatusSnapshot.ModelRow#graph()} is empty
      */
-    public StatusSnapshot snapshot() {
+    public StatusSnapshot snapshot(boolean graphs) {
         List<StatusSnapshot.EpRow> eps = epRows();
         Map<String, ModelStats> stats = new HashMap<>();
         for (ModelStats s : metrics.snapshot()) {
@@ -82,9 +113,7 @@ public final class StatusCollector {
             String graph = "";
             String graphError = "";
             if (l.outline != null && l.outline.graph != null) {
-                Map<String, String> epOfNode = new HashMap<>();
-                l.assignment.forEach(a -> epOfNode.put(a.node(), a.ep()));
-                graph = GraphSvg.draw(l.outline.graph, epOfNode, colours);
+                graph = graphs ? l.outline.draw(l.assignment, colours) : "";
             } else if (l.outline != null) {
                 graphError = l.outline.error;
             }

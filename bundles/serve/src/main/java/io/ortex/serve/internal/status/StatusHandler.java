@@ -53,7 +53,8 @@ public final class StatusHandler {
      * @return the reply
      */
     public HttpExchange.Reply json() {
-        return new HttpExchange.Reply(200, "application/json", StatusJson.write(collector.snapshot()), NO_CACHE);
+        return new HttpExchange.Reply(200, "application/json", StatusJson.write(collector.snapshot(false)),
+                NO_CACHE);
     }
 
     /**

@@ -111,11 +111,10 @@ class StatusPageBrowserTest {
             for (int i = 0; i < 3; i++) {
                 assertEquals(200, server.post("/v2/models/minilm/infer", minilmRequest(i)).statusCode());
             }
-            for (String path : List.of("/status", "/status.json")) {
+            for (String path : List.of("/status", "/status", "/status.json")) {
                 long t0 = System.nanoTime();
                 int bytes = server.get(path).body().length();
-                System.out.printf("%s: %d characters in %.1f ms (graphs read once per session, drawn per request)%n",
-                        path, bytes, (System.nanoTime() - t0) / 1e6);
+                System.out.printf("GET %s: %d characters in %.1f ms%n", path, bytes, (System.nanoTime() - t0) / 1e6);
             }
             ChromeDriver driver = browser();
             try {

@@ -3,6 +3,7 @@ package io.ortex.serve.internal.status;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -29,6 +30,8 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.opentest4j.AssertionFailedError;
+import org.opentest4j.TestAbortedException;
 
 /**
  * The status page in a real browser: Debian's headless {@code chromium}, driven through {@code chromedriver} by
@@ -51,9 +54,10 @@ class StatusPageBrowserTest {
     @TempDir
     Path profile;
 
-    private static void requireBrowser() {
+    /** Goes on when both programs are there; otherwise skips the test, or fails it when a browser is required. */
+    static void requireBrowser(String chromium, String chromedriver, boolean required) {
         List<String> missing = new ArrayList<>();
-        for (String exe : List.of(CHROMIUM, CHROMEDRIVER)) {
+        for (String exe : List.of(chromium, chromedriver)) {
             if (!Files.isExecutable(Path.of(exe))) {
                 missing.add(exe);
             }
@@ -63,7 +67,7 @@ class StatusPageBrowserTest {
         }
         String why = "the status page's browser test needs chromium and chromedriver (apt-get install chromium "
                 + "chromium-driver); missing: " + String.join(", ", missing);
-        if (Boolean.getBoolean(REQUIRED)) {
+        if (required) {
             fail(why + " (" + REQUIRED + "=true)");
         }
         Assumptions.abort(why + "; skipped");
@@ -98,8 +102,21 @@ class StatusPageBrowserTest {
     }
 
     @Test
+    void aMissingBrowserSkipsTheTestUnlessOneIsRequired() {
+        String absent = profile.resolve("no-such-chromium").toString();
+        TestAbortedException skipped = assertThrows(TestAbortedException.class,
+                () -> requireBrowser(absent, CHROMEDRIVER, false));
+        assertTrue(skipped.getMessage().contains("missing: " + absent) && skipped.getMessage().contains("skipped"),
+                skipped.getMessage());
+        AssertionFailedError failed = assertThrows(AssertionFailedError.class,
+                () -> requireBrowser(absent, CHROMEDRIVER, true));
+        assertTrue(failed.getMessage().contains("missing: " + absent)
+                && failed.getMessage().contains(REQUIRED + "=true"), failed.getMessage());
+    }
+
+    @Test
     void showsDevicesModelsAndGraphsColouredByEp() throws Exception {
-        requireBrowser();
+        requireBrowser(CHROMIUM, CHROMEDRIVER, Boolean.getBoolean(REQUIRED));
         StatusServer.writeSplitModel(models);
         Path minilm = models.resolve("minilm").resolve("1");
         Files.createDirectories(minilm);

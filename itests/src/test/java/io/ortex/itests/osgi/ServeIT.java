@@ -48,7 +48,8 @@ import org.osgi.util.tracker.ServiceTracker;
  * models folder is served over real HTTP, its outputs (JSON and binary) equal to a direct session run's; a second
  * version takes over, a removed folder is unloaded, and {@code /metrics} counts the requests. The bundle's embedded
  * gRPC server (grpc-java on shaded Netty) starts in the framework and listens on its configured port; gRPC calls are
- * made in {@code ServeDistributionIT} and the bundle's own tests, with grpc-java's client outside the framework.
+ * made in {@code ServeDistributionIT} and the bundle's own tests, with grpc-java's client outside the framework. The
+ * status page is served beside the protocol, and its Web Console plugin registered though no Web Console is there.
  */
 @RunWith(PaxExam.class)
 public class ServeIT extends OsgiTestSupport {
@@ -269,6 +270,19 @@ public class ServeIT extends OsgiTestSupport {
             assertTrue(metrics, java.util.regex.Pattern.compile("(?m)^ortex_ep_device_state\\{library=\"[^\"]*\","
                     + "ep=\"CPUExecutionProvider\",device=\"CPU [^\"]*\",state=\"active\"} 1$")
                     .matcher(metrics).find());
+
+            // the status page, served by the bundle on the same whiteboard ("/" redirects to it), with its JSON form;
+            // the Web Console plugin is a plain servlet service, registered with no Web Console installed
+            HttpResponse<byte[]> root = get("/");
+            assertEquals(302, root.statusCode());
+            assertEquals("/status", root.headers().firstValue("Location").orElse(""));
+            String page = text(get("/status"));
+            assertTrue(page, page.contains("<tr class=\"model-row\" data-model-name=\"minilm\">")
+                    && page.contains("<svg") && page.contains("data-ep=\"CPUExecutionProvider\""));
+            String status = text(get("/status.json"));
+            assertTrue(status, status.contains("\"name\":\"minilm\",\"version\":\"2\",\"state\":\"READY\""));
+            assertEquals(1, context.getServiceReferences("javax.servlet.Servlet", "(felix.webconsole.label=ortex)")
+                    .length);
 
             // the CPU EP's bundle stops: its drain does not wait for the server, which cannot load the model without
             // it and unloads it; when the bundle starts again the model is loaded again

@@ -76,6 +76,7 @@ public final class Metrics {
             long computeNanos) {
         ModelMetrics m = model(model, version);
         m.requests.increment();
+        m.rate.record(System.nanoTime());
         if (!ok) {
             m.failures.increment();
         }
@@ -100,7 +101,25 @@ public final class Metrics {
     }
 
     private ModelMetrics model(String model, String version) {
-        return byModel.computeIfAbsent(labels(model, version), k -> new ModelMetrics());
+        return byModel.computeIfAbsent(labels(model, version), k -> new ModelMetrics(model, version));
+    }
+
+    /**
+     * Reads each model version's figures now, for the status page: counts, the request rate of the last minute and
+     * latencies estimated from the request histogram.
+     *
+     * @return one entry per model and version that had requests, by model then version
+     */
+    public List<ModelStats> snapshot() {
+        long now = System.nanoTime();
+        List<ModelStats> stats = new ArrayList<>();
+        for (ModelMetrics m : byModel.values()) {
+            long count = m.request.count.sum();
+            stats.add(new ModelStats(m.model, m.version, m.requests.sum(), m.failures.sum(), m.rate.perSecond(now),
+                    count == 0 ? 0 : m.request.sum.sum() / 1e6 / count, m.request.quantile(0.5) * 1e3,
+                    m.request.quantile(0.99) * 1e3));
+        }
+        return stats;
     }
 
     /**
@@ -192,12 +211,20 @@ public final class Metrics {
 
     /** The metrics of one model version. */
     private static final class ModelMetrics {
+        final String model;
+        final String version;
+        final RecentRate rate = new RecentRate(System.nanoTime());
         final LongAdder requests = new LongAdder();
         final LongAdder failures = new LongAdder();
         final Histogram request = new Histogram(BUCKETS, 1e9);
         final Histogram queue = new Histogram(BUCKETS, 1e9);
         final Histogram compute = new Histogram(BUCKETS, 1e9);
         final Histogram batch = new Histogram(BATCH_BUCKETS, 1);
+
+        ModelMetrics(String model, String version) {
+            this.model = model;
+            this.version = version;
+        }
     }
 
     /**
@@ -230,6 +257,28 @@ public final class Metrics {
             }
             count.increment();
             sum.add(units);
+        }
+
+        /**
+         * Estimates a quantile as Prometheus's {@code histogram_quantile} does: linearly within the bucket that
+         * holds it; the last finite bound when it lies beyond.
+         */
+        double quantile(double q) {
+            long total = count.sum();
+            if (total == 0) {
+                return 0;
+            }
+            double rank = q * total;
+            long cumulative = 0;
+            for (int i = 0; i < bounds.length; i++) {
+                long inBucket = counts[i].sum();
+                if (cumulative + inBucket >= rank && inBucket > 0) {
+                    double lower = i == 0 ? 0 : bounds[i - 1];
+                    return lower + (bounds[i] - lower) * (rank - cumulative) / inBucket;
+                }
+                cumulative += inBucket;
+            }
+            return bounds[bounds.length - 1];
         }
 
         void write(StringBuilder sb, String name, String labels) {

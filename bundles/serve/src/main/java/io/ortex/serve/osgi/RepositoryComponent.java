@@ -4,6 +4,8 @@ import io.ortex.api.Environment;
 import io.ortex.serve.internal.InferenceCore;
 import io.ortex.serve.internal.Metrics;
 import io.ortex.serve.internal.ModelRepository;
+import io.ortex.serve.internal.status.StatusCollector;
+import io.ortex.serve.internal.status.StatusHandler;
 import java.nio.file.Path;
 import org.osgi.framework.BundleContext;
 import org.osgi.service.component.annotations.Activate;
@@ -15,7 +17,7 @@ import org.osgi.service.metatype.annotations.Designate;
 /**
  * The model repository and the metrics as a component: loads the models folder when the runtime's
  * {@link Environment} is there, watches it, and unloads everything when deactivated (a new configuration restarts
- * it). The servlet, the gRPC endpoint and the shell command use it.
+ * it). The servlets, the gRPC endpoint, the Web Console plugin and the shell command use it.
  */
 @Component(service = RepositoryComponent.class, configurationPid = ServeConfiguration.PID)
 @Designate(ocd = ServeConfiguration.class)
@@ -25,6 +27,7 @@ public final class RepositoryComponent {
     private final ServeConfiguration config;
     private final String version;
     private final InferenceCore core;
+    private final StatusHandler status;
 
     /**
      * Starts the repository.
@@ -41,6 +44,7 @@ public final class RepositoryComponent {
         this.metrics = new Metrics(environment::epDevices, environment::epLibraries);
         this.repository = new ModelRepository(environment, modelsDir(config, context));
         this.core = new InferenceCore(repository, metrics, version);
+        this.status = new StatusHandler(new StatusCollector(environment, repository, metrics, version));
         repository.start(Math.max(50, config.poll_ms()));
     }
 
@@ -92,6 +96,15 @@ public final class RepositoryComponent {
      */
     public String version() {
         return version;
+    }
+
+    /**
+     * Gets the status page's handler, which the status servlet and the Web Console plugin share.
+     *
+     * @return the handler
+     */
+    public StatusHandler status() {
+        return status;
     }
 
     /**

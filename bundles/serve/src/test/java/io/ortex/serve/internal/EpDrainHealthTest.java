@@ -19,6 +19,9 @@ import io.ortex.api.spi.GraphView;
 import io.ortex.api.spi.SupportedDevice;
 import io.ortex.ep.cpu.CpuEpFactory;
 import io.ortex.runtime.internal.RuntimeEnvironment;
+import io.ortex.serve.internal.status.StatusCollector;
+import io.ortex.serve.internal.status.StatusPage;
+import io.ortex.serve.internal.status.StatusSnapshot;
 import io.ortex.testing.ModelBuilder;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,7 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A model on an EP library whose removal begins stays ready while it serves: the repository loads it again on the
  * remaining EPs, the request queued on the old version completes, the drain then ends, and {@code /metrics} shows the
- * EP device active, then draining, then gone.
+ * EP device active, then draining, then gone; the status page shows it draining, held by the old version's session.
  */
 class EpDrainHealthTest {
     private static final String LIBRARY = "drain-test";
@@ -134,6 +137,7 @@ class EpDrainHealthTest {
             ((RuntimeEnvironment) env).registerFactories(LIBRARY, List.of(new RenamedCpuFactory()), false);
             Metrics metrics = new Metrics(env::epDevices, env::epLibraries);
             InferenceCore core = new InferenceCore(repository, metrics, "0.1.0");
+            StatusCollector status = new StatusCollector(env, repository, metrics, "0.1.0");
             repository.start(60_000);
             await(repository::ready, "the first scan is done");
             ServedModel onTestEp = repository.acquire("relu", null);
@@ -160,6 +164,14 @@ class EpDrainHealthTest {
             text = metrics.prometheusText();
             assertEquals("1", gauge(text, "draining"), text);
             assertEquals("0", gauge(text, "active"), text);
+            // the status page shows the library draining, held by the old version's session
+            StatusSnapshot snapshot = status.snapshot();
+            StatusSnapshot.EpRow row = snapshot.eps().stream().filter(r -> r.library().equals(LIBRARY)).findFirst()
+                    .orElseThrow();
+            assertEquals("draining", row.state());
+            assertTrue(row.holders().contains(onTestEp.session().id()), row.toString());
+            String page = StatusPage.page(snapshot, "/status.json");
+            assertTrue(page.contains("<td class=\"state state-draining\">draining</td>"), page);
             AtomicInteger checks = new AtomicInteger();
             while (!removal.isDone()) {
                 assertTrue(core.modelReady("relu", null), "ready while its EP drains");

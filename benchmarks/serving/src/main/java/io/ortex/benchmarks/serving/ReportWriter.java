@@ -75,7 +75,14 @@ final class ReportWriter {
 
         md.append("## What the changes cost\n\n");
         md.append("Each change, with the requests sent in the ").append(PhaseResult.WINDOW_NANOS / 1_000_000)
-                .append(" ms after it: compare their latencies with the phase's p50 above.\n");
+                .append(" ms after it: compare their latencies with the phase's p50 above. An EP cycle: the example ")
+                .append("EP's jar is copied into `deploy/` (its virtual NPU granted by `virtual.grants`); as the ")
+                .append("server moves no loaded model onto an EP that arrives, the model's `config.properties` is ")
+                .append("then rewritten with `policy=PREFER_NPU`, which reloads it on the example EP; the jar is ")
+                .append("deleted, the server loads the model again on the remaining EPs while the session on the ")
+                .append("example EP drains, and the runtime logs when the removal is done and how. A version swap: ")
+                .append("`models/NAME/N+1/` is copied in (under a hidden name, then renamed), the server switches ")
+                .append("to it, `models/NAME/N/` is deleted, and version N closes after its last request.\n");
         boolean any = false;
         for (PhaseResult r : report.phases()) {
             if (r.events().isEmpty()) {

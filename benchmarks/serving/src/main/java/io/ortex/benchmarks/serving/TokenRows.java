@@ -23,8 +23,8 @@ final class TokenRows {
             + "dropping a single request from any client",
         "when the execution provider is removed the sessions that hold it finish their work and the model is "
             + "loaded again on the devices that remain",
-        "dynamic batching merges the requests that wait in the queue into one run of the model and splits the "
-            + "outputs back for every request",
+        "the server puts the requests that wait in the queue together into one run of the model and then "
+            + "splits the outputs back for every request",
     };
 
     private final int length;

@@ -24,8 +24,9 @@ class ServingLoadIT {
     @Test
     void noRequestFailsAndEveryAnswerIsRightWhileEpsAndVersionsChange(@TempDir Path work) throws Exception {
         Path dist = Path.of(System.getProperty("ortex.dist", "../assembly/target/ortex")).toAbsolutePath();
+        // a drain limit of 120 s, not 30: on a busy build machine the emulated NPU may answer its last requests late
         LoadSettings settings = new LoadSettings(dist, work, 4, 4, 32, 1, 1,
-                List.of("rest", "grpc-batched", "rest-batched-ep", "grpc-version"));
+                List.of("rest", "grpc-batched", "rest-batched-ep", "grpc-version"), 120);
         ByteArrayOutputStream progress = new ByteArrayOutputStream();
         LoadReport report = ServingLoad.run(settings, new PrintStream(progress, true, StandardCharsets.UTF_8));
         String printed = progress.toString(StandardCharsets.UTF_8);

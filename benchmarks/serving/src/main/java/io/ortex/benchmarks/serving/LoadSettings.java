@@ -14,9 +14,10 @@ import java.util.List;
  * @param epCycles example EP drop/remove cycles per EP phase
  * @param versionSwaps version swaps per version phase
  * @param phases the phases to run, by id ({@link ServingLoad#PHASES}), in this order
+ * @param drainLimitSeconds the runtime's {@code drain.limit.seconds} for the server, or 0 for the distribution's
  */
 record LoadSettings(Path dist, Path work, int clients, double phaseSeconds, int tokens, int epCycles,
-        int versionSwaps, List<String> phases) {
+        int versionSwaps, List<String> phases, int drainLimitSeconds) {
     /**
      * Checks and copies the settings.
      *
@@ -28,6 +29,7 @@ record LoadSettings(Path dist, Path work, int clients, double phaseSeconds, int 
      * @param epCycles EP cycles per EP phase
      * @param versionSwaps swaps per version phase
      * @param phases the phases' ids
+     * @param drainLimitSeconds the drain limit, 0 for the distribution's
      */
     LoadSettings {
         if (clients < 1 || clients > 1024) {
@@ -47,6 +49,9 @@ record LoadSettings(Path dist, Path work, int clients, double phaseSeconds, int 
                 throw new IllegalArgumentException("--phases: no phase '" + p + "'; the phases are "
                         + String.join(", ", ServingLoad.PHASES));
             }
+        }
+        if (drainLimitSeconds < 0) {
+            throw new IllegalArgumentException("--drain-limit " + drainLimitSeconds + ": seconds, 0 or more");
         }
         phases = List.copyOf(phases);
     }

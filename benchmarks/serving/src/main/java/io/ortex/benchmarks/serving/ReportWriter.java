@@ -23,8 +23,9 @@ final class ReportWriter {
         StringBuilder md = new StringBuilder();
         md.append("# Serving under load\n\n");
         md.append("Written by `benchmarks/serving-report` (").append(String.format(Locale.ROOT,
-                "`--clients %d --seconds %s --tokens %d --ep-cycles %d --swaps %d`", s.clients(),
-                trim(s.phaseSeconds()), s.tokens(), s.epCycles(), s.versionSwaps()))
+                "`--clients %d --seconds %s --tokens %d --ep-cycles %d --swaps %d%s`", s.clients(),
+                trim(s.phaseSeconds()), s.tokens(), s.epCycles(), s.versionSwaps(),
+                s.drainLimitSeconds() > 0 ? " --drain-limit " + s.drainLimitSeconds() : ""))
                 .append("): the distribution's model server (`bin/ortex serve`, on 127.0.0.1 only) serves ")
                 .append("all-MiniLM-L6-v2 twice, as `").append(ServingLoad.PLAIN).append("` (no batching) and `")
                 .append(ServingLoad.BATCHED).append("` (dynamic batching: `")
@@ -80,7 +81,11 @@ final class ReportWriter {
                 .append("server moves no loaded model onto an EP that arrives, the model's `config.properties` is ")
                 .append("then rewritten with `policy=PREFER_NPU`, which reloads it on the example EP; the jar is ")
                 .append("deleted, the server loads the model again on the remaining EPs while the session on the ")
-                .append("example EP drains, and the runtime logs when the removal is done and how. A version swap: ")
+                .append("example EP drains, and the runtime logs when the removal is done and how. Requests that ")
+                .append("the session on the example EP answers run on its emulated NPU (plain Java programs, all ")
+                .append("clients sharing the machine's cores), so the latencies after \"model reloaded on the ")
+                .append("example EP\" are that EP's speed; a cycle costs the clients the time until they are back ")
+                .append("on a session without it. A version swap: ")
                 .append("`models/NAME/N+1/` is copied in (under a hidden name, then renamed), the server switches ")
                 .append("to it, `models/NAME/N/` is deleted, and version N closes after its last request.\n");
         boolean any = false;
@@ -94,8 +99,8 @@ final class ReportWriter {
             md.append("| ---: | --- | ---: | ---: | ---: | ---: |\n");
             for (PhaseResult.EventWindow e : r.events()) {
                 Latencies w = e.window();
-                md.append(String.format(Locale.ROOT, "| %.2f | %s | %d | %.1f | %.1f | %.1f |%n", e.atSeconds(),
-                        e.what(), w.count(), w.millis(50), w.millis(99), w.maxMillis()));
+                md.append(String.format(Locale.ROOT, "| %.2f | %s | %d | %s | %s | %s |%n", e.atSeconds(),
+                        e.what(), w.count(), ms(w.millis(50)), ms(w.millis(99)), ms(w.maxMillis())));
             }
         }
         if (!any) {
@@ -126,10 +131,17 @@ final class ReportWriter {
         md.append("`benchmarks/serving-report` (builds the distribution and the load test when missing; the model ")
                 .append("comes from the cache `mvn -B verify` fills, `~/.cache/ortex-models`). Options: ")
                 .append("`--clients N`, `--seconds S` (per phase), `--tokens N`, `--ep-cycles N`, `--swaps N`, ")
-                .append("`--phases ID,...` (").append(String.join(", ", ServingLoad.PHASES)).append("), `--out FILE`, ")
+                .append("`--phases ID,...` (").append(String.join(", ", ServingLoad.PHASES))
+                .append("), `--drain-limit S` (the runtime's `drain.limit.seconds`; the distribution's 30 s by ")
+                .append("default), `--out FILE`, ")
                 .append("`--note TEXT`. It exits with 1 when a request failed. `ServingLoadIT` runs a short version ")
                 .append("in `mvn -B verify`.\n");
         return md.toString();
+    }
+
+    /** Milliseconds with one decimal, or a dash where no request was sent. */
+    private static String ms(double millis) {
+        return Double.isNaN(millis) ? "-" : String.format(Locale.ROOT, "%.1f", millis);
     }
 
     private static String trim(double seconds) {

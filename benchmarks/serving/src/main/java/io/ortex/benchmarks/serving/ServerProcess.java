@@ -43,11 +43,12 @@ final class ServerProcess implements AutoCloseable {
      *
      * @param dist the built distribution ({@code assembly/target/ortex})
      * @param home the new folder, which must not exist or be empty
+     * @param drainLimitSeconds the runtime's {@code drain.limit.seconds}, 0 to keep the distribution's
      * @return the server, not started
      * @throws IOException when copying fails
      * @throws IllegalArgumentException when {@code dist} is not a built distribution
      */
-    static ServerProcess prepare(Path dist, Path home) throws IOException {
+    static ServerProcess prepare(Path dist, Path home, int drainLimitSeconds) throws IOException {
         if (!Files.isExecutable(dist.resolve("bin/ortex")) || !Files.isDirectory(dist.resolve("examples"))) {
             throw new IllegalArgumentException(dist + " is not a built distribution (no bin/ortex or examples/): "
                     + "build it with 'mvn -B package -pl assembly -am -DskipTests'");
@@ -67,6 +68,10 @@ final class ServerProcess implements AutoCloseable {
         replaceLine(home.resolve("conf/io.ortex.serve.cfg"), "grpc.port=", "grpc.port=" + grpc);
         replaceLine(home.resolve("conf/io.ortex.serve.cfg"), "grpc.host=", "grpc.host=127.0.0.1");
         replaceLine(home.resolve("conf/io.ortex.runtime.cfg"), "virtual.grants=", "virtual.grants=io.ortex.ep.example");
+        if (drainLimitSeconds > 0) {
+            replaceLine(home.resolve("conf/io.ortex.runtime.cfg"), "drain.limit.seconds=",
+                    "drain.limit.seconds=" + drainLimitSeconds);
+        }
         return new ServerProcess(home, freePort(), grpc);
     }
 

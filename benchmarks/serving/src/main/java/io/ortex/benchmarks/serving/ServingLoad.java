@@ -50,7 +50,8 @@ final class ServingLoad {
         ExpectedOutputs expected = ExpectedOutputs.compute(model, tokens);
         Files.createDirectories(settings.work());
         List<PhaseResult> results = new ArrayList<>();
-        try (ServerProcess server = ServerProcess.prepare(settings.dist(), settings.work().resolve("ortex"))) {
+        try (ServerProcess server = ServerProcess.prepare(settings.dist(), settings.work().resolve("ortex"),
+                settings.drainLimitSeconds())) {
             Path models = server.home().resolve("models");
             ModelFolder plain = ModelFolder.install(models, PLAIN, model, PLAIN_CONFIG);
             ModelFolder batched = ModelFolder.install(models, BATCHED, model, BATCHED_CONFIG);

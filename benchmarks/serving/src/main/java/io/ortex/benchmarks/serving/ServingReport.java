@@ -12,7 +12,8 @@ import java.util.List;
  */
 public final class ServingReport {
     private static final String USAGE = "usage: serving-report [--dist DIR] [--work DIR] [--out FILE] [--clients N] "
-            + "[--seconds S] [--tokens N] [--ep-cycles N] [--swaps N] [--phases ID,...] [--note TEXT]";
+            + "[--seconds S] [--tokens N] [--ep-cycles N] [--swaps N] [--phases ID,...] [--drain-limit S] "
+            + "[--note TEXT]";
 
     private ServingReport() {
     }
@@ -34,6 +35,7 @@ public final class ServingReport {
         int swaps = 3;
         List<String> phases = ServingLoad.PHASES;
         String note = "";
+        int drainLimit = 0;
         try {
             for (int i = 0; i < args.length; i++) {
                 String value = i + 1 < args.length ? args[i + 1] : null;
@@ -51,6 +53,7 @@ public final class ServingReport {
                     case "--swaps" -> swaps = Integer.parseInt(value);
                     case "--phases" -> phases = Arrays.asList(value.split(","));
                     case "--note" -> note = value;
+                    case "--drain-limit" -> drainLimit = Integer.parseInt(value);
                     default -> throw new IllegalArgumentException("unknown option " + args[i - 1]);
                 }
             }
@@ -58,7 +61,7 @@ public final class ServingReport {
                 work = Files.createTempDirectory("ortex-serving-load");
             }
             LoadSettings settings = new LoadSettings(dist.toAbsolutePath(), work, clients, seconds, tokens, epCycles,
-                    swaps, phases);
+                    swaps, phases, drainLimit);
             LoadReport report = ServingLoad.run(settings, System.out);
             Files.createDirectories(out.toAbsolutePath().getParent());
             Files.writeString(out, ReportWriter.markdown(report, note, Machine.loadAverage()));

@@ -189,7 +189,7 @@ class ServeDistributionIT {
             assertArrayEquals(expected.floats(), binaryOutput(copied, expected.size()), 1e-5f);
 
             String models = shell.run("ortex:models");
-            assertTrue(models.matches("(?s).*all-minilm-l6-v2 +1 +READY +0 +CPUExecutionProvider.*"), models);
+            assertTrue(models.matches("(?s).*all-minilm-l6-v2 +1 +READY +0 +0 +CPUExecutionProvider.*"), models);
             assertTrue(models.matches("(?s).*embed +7 +READY .*"), models);
             assertTrue(shell.run("ortex:unload embed").contains("model 'embed' unloaded"));
             assertEquals(503, send(port, "POST", "/v2/models/embed/infer", INFER).statusCode());

@@ -57,6 +57,8 @@ public final class ModelRepository implements AutoCloseable {
     private final Map<String, ModelState> models = new ConcurrentSkipListMap<>();
     private final Object lock = new Object();
     private final EpDeviceListener epListener = new EpListener();
+    /** Replaced or unloaded versions that may still hold requests; pruned as they close. */
+    private final List<ServedModel> draining = new java.util.concurrent.CopyOnWriteArrayList<>();
     /** The model files lying at the top of the folder that a warning named already (they are not served). */
     private final Set<String> strayFilesNamed = new HashSet<>();
     private ScheduledExecutorService watcher;
@@ -301,18 +303,26 @@ public final class ModelRepository implements AutoCloseable {
         if (old != null) {
             LOG.info("model {} version {} replaced by version {}; it closes after its {} running requests",
                     Names.quote(s.name), old.version(), c.version, old.inFlight());
-            old.release();
+            drain(old);
         }
     }
 
-    private static void retire(ModelState s, String why) {
+    /** Gives the repository's reference to a replaced or unloaded version, which is listed until it closes. */
+    private void drain(ServedModel old) {
+        old.release();
+        if (!old.closed()) {
+            draining.add(old);
+        }
+    }
+
+    private void retire(ModelState s, String why) {
         ServedModel old = s.current;
         s.current = null;
         s.loaded = null;
         if (old != null) {
             LOG.info("model {} version {} unloaded ({}); it closes after its {} running requests",
                     Names.quote(s.name), old.version(), why, old.inFlight());
-            old.release();
+            drain(old);
         }
     }
 
@@ -444,7 +454,27 @@ public final class ModelRepository implements AutoCloseable {
             String state = m != null ? "READY" : s.unloadedByRequest ? "UNLOADED" : "UNAVAILABLE";
             String version = m != null ? m.version() : s.failed != null ? s.failed.version : "";
             entries.add(new Entry(s.name, version, state, s.failure == null ? "" : s.failure,
-                    m == null ? 0 : m.inFlight(), m == null ? List.of() : m.session().executionProviders()));
+                    m == null ? 0 : m.queued(), m == null ? 0 : m.inFlight(),
+                    m == null ? List.of() : m.session().executionProviders()));
+        }
+        return entries;
+    }
+
+    /**
+     * Lists every loaded version: the index's entries, and after them each replaced or unloaded version that still
+     * answers its running and queued requests, in the state {@code DRAINING}.
+     *
+     * @return the entries
+     */
+    public List<Entry> versions() {
+        List<Entry> entries = index();
+        draining.removeIf(ServedModel::closed);
+        for (ServedModel m : draining) {
+            int inFlight = m.inFlight();
+            if (!m.closed()) {
+                entries.add(new Entry(m.name(), m.version(), "DRAINING", "", m.queued(), inFlight,
+                        m.executionProviders()));
+            }
         }
         return entries;
     }
@@ -481,12 +511,13 @@ public final class ModelRepository implements AutoCloseable {
      *
      * @param name the model's name
      * @param version the version served, or the one that failed, or empty
-     * @param state {@code READY}, {@code UNAVAILABLE} or {@code UNLOADED}
+     * @param state {@code READY}, {@code UNAVAILABLE} or {@code UNLOADED}; {@code DRAINING} in {@link #versions()}
      * @param reason why it is not ready, or empty
-     * @param inFlight requests running on the served version now
-     * @param executionProviders the served version's EPs in priority order
+     * @param queued requests of the version waiting in its batching queue now (0 when it does not batch)
+     * @param inFlight requests the version holds now: running, in a batch being formed, or queued
+     * @param executionProviders the version's EPs in priority order
      */
-    public record Entry(String name, String version, String state, String reason, int inFlight,
+    public record Entry(String name, String version, String state, String reason, int queued, int inFlight,
             List<String> executionProviders) {
         /**
          * Copies the list.
@@ -495,8 +526,9 @@ public final class ModelRepository implements AutoCloseable {
          * @param version the version served, or the one that failed, or empty
          * @param state {@code READY}, {@code UNAVAILABLE} or {@code UNLOADED}
          * @param reason why it is not ready, or empty
-         * @param inFlight requests running on the served version now
-         * @param executionProviders the served version's EPs in priority order
+         * @param queued requests waiting in the version's batching queue now
+         * @param inFlight requests the version holds now
+         * @param executionProviders the version's EPs in priority order
          */
         public Entry {
             executionProviders = List.copyOf(executionProviders);

@@ -18,6 +18,7 @@ public final class ServedModel {
     private final String version;
     private final Session session;
     private final Batcher batcher;
+    private final java.util.List<String> executionProviders;
     private final AtomicInteger references = new AtomicInteger(1);
 
     /**
@@ -44,6 +45,7 @@ public final class ServedModel {
         this.name = name;
         this.version = version;
         this.session = session;
+        this.executionProviders = java.util.List.copyOf(session.executionProviders());
         String whyNot = batching.enabled() ? Batcher.whyNotBatchable(session) : null;
         if (whyNot != null) {
             LOG.warn("model {} version {} is not batched ({} {}): {}", io.ortex.api.Names.quote(name), version,
@@ -80,6 +82,15 @@ public final class ServedModel {
     }
 
     /**
+     * Gets the EPs the session runs on, as they were when it was created (readable after it closed).
+     *
+     * @return the EP names in priority order
+     */
+    public java.util.List<String> executionProviders() {
+        return executionProviders;
+    }
+
+    /**
      * Gets the batcher of this version.
      *
      * @return the batcher, or null when requests run one by one
@@ -95,6 +106,16 @@ public final class ServedModel {
      */
     public int inFlight() {
         return Math.max(0, references.get() - 1);
+    }
+
+    /**
+     * Counts the requests waiting in this version's batching queue now (a part of {@link #inFlight()}).
+     *
+     * @return the queue's length, 0 when requests are not batched
+     */
+    public int queued() {
+        Batcher b = batcher;
+        return b == null ? 0 : b.queued();
     }
 
     /**

@@ -2,8 +2,8 @@ package io.ortex.serve.osgi;
 
 import io.ortex.api.Names;
 import io.ortex.serve.internal.ModelRepository;
+import io.ortex.serve.internal.ModelTable;
 import io.ortex.serve.internal.ProtocolException;
-import java.util.List;
 import org.apache.felix.service.command.Descriptor;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -34,23 +34,12 @@ public final class ModelShellCommands {
      *
      * @return the table
      */
-    @Descriptor("lists the served models: name, version, state (READY, UNAVAILABLE, UNLOADED), requests running, "
-            + "EPs, and why a model is not ready")
+    @Descriptor("lists the served models, one line per loaded version: name, version, state (READY, DRAINING: "
+            + "replaced or unloaded, answering its last requests; UNAVAILABLE, UNLOADED), requests queued for "
+            + "dynamic batching, requests in flight (queued or running), EPs, and why a model is not ready")
     public String models() {
         ModelRepository r = repository.repository();
-        List<ModelRepository.Entry> entries = r.index();
-        StringBuilder sb = new StringBuilder("models in ").append(r.root()).append('\n');
-        if (entries.isEmpty()) {
-            return sb.append("(none)").toString();
-        }
-        String format = "%-28s %-8s %-12s %-8s %s%n";
-        sb.append(String.format(format, "NAME", "VERSION", "STATE", "RUNNING", "EPS / REASON"));
-        for (ModelRepository.Entry e : entries) {
-            String detail = e.state().equals("READY") ? String.join(", ", e.executionProviders()) : e.reason();
-            sb.append(String.format(format, Names.escape(e.name()), e.version(), e.state(), e.inFlight(),
-                    Names.oneLine(detail)));
-        }
-        return sb.toString().stripTrailing();
+        return ModelTable.format(r.root(), r.versions());
     }
 
     /**

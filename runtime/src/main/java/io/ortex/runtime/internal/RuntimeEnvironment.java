@@ -119,6 +119,11 @@ public final class RuntimeEnvironment implements Environment {
                     }
                 }
             }
+
+            @Override
+            public void releasing(EpLibrary lib) {
+                lib.factories().forEach(allocators::release);
+            }
         });
         for (EpFactory f : builtIn) {
             // a built-in factory that fails is listed with the reason rather than failing the environment

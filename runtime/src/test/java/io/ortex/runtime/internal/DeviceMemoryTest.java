@@ -167,6 +167,26 @@ class DeviceMemoryTest {
     }
 
     @Test
+    void removingTheLibraryGivesItsAllocatorsBackBeforeItsFactoryIsReleased() {
+        DeviceMemoryEp factory = new DeviceMemoryEp("Add", "Mul");
+        float[] expected = onCpu(TestModels.addMulRelu());
+        try (RuntimeEnvironment env = new RuntimeEnvironment(Map.of(), List.of(NPU, LibraryRegistrationTest.CPU),
+                List.of(new CpuEpFactory()))) {
+            env.registerFactories("devmem", List.of(factory), false);
+            try (Session s = env.createSession(TestModels.addMulRelu().bytes(), PREFER_NPU)) {
+                assertEquals("DeviceMemEP", s.assignment().get(0).ep());
+                assertArrayEquals(expected, s.run(feeds()).get("out").floats());
+            }
+            assertEquals(2, factory.allocators.size());
+            assertEquals(0, factory.allocatorsReleased.get(), "kept for the next session");
+            env.unregisterLibrary("devmem");
+            assertEquals(2, factory.allocatorsReleased.get(), "given back with the library");
+            assertEquals(0, factory.liveBuffers());
+        }
+        assertEquals(2, factory.allocatorsReleased.get(), "not twice");
+    }
+
+    @Test
     void aFailedRunGivesItsDeviceBuffersBack() {
         DeviceMemoryEp factory = new DeviceMemoryEp("Add", "Mul");
         try (RuntimeEnvironment env = environment(factory);

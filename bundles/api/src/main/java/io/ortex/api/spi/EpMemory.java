@@ -11,8 +11,9 @@ import java.util.List;
  * <p>The runtime asks for each declared memory's allocator once per environment and shares it across sessions; it
  * gives a session's EP inputs in the EP's {@link ExecutionProvider#memoryDevice()}, copies initializers the EP reads
  * into its {@link MemoryInfo.Kind#READ_ONLY} memory (or its device memory when it declares no read-only one) once at
- * session creation, and lets kernels allocate their outputs there through {@link KernelContext#allocator}. Every
- * method may be called from any thread.
+ * session creation, and lets kernels allocate their outputs there through {@link KernelContext#allocator}. The
+ * runtime owns what a kernel returns in that memory and closes it after its last reader, so a kernel returns new
+ * tensors, never one of its inputs. Every method may be called from any thread.
  */
 public interface EpMemory {
     /**

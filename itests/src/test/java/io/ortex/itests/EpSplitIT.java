@@ -12,6 +12,7 @@ import io.ortex.shell.internal.MlpModel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -26,6 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
  * CPU EP alone; in the distribution's framework and on the JPMS module path alike.
  */
 class EpSplitIT {
+    private static final Pattern COPY = Pattern.compile("\"value\" : \"([^\"]+)\",\\s*\"from\" : \"([^\"]+)\","
+            + "\\s*\"to\" : \"([^\"]+)\",\\s*\"when\" : \"([^\"]+)\"");
     private static final Pattern ASSIGNMENT = Pattern.compile(
             "\"node\" : \"([^\"]+)\",\\s*\"op\" : \"([^\"]+)\",\\s*\"ep\" : \"([^\"]+)\"");
 
@@ -37,6 +40,35 @@ class EpSplitIT {
     @Test
     void preferNpuSplitsTheMlpOnTheModulePath(@TempDir Path dir) throws Exception {
         splits(dir, true);
+    }
+
+    /**
+     * With the example EP in its own (off-heap) memory, {@code x} is copied in and only the Softmax's input comes
+     * back to host memory for the ONNX Runtime EP; {@code ortex run --json} lists those copies, and the outputs are
+     * the CPU EP's.
+     */
+    @Test
+    void theExampleEpsDeviceMemoryIsCopiedOnlyWhereTheOrtEpReads(@TempDir Path dir) throws Exception {
+        for (boolean modulePath : new boolean[] {false, true}) {
+            Path model = dir.resolve("mlp.onnx");
+            Files.write(model, MlpModel.build(32, 64, 10, 1));
+            Path out = dir.resolve("device-" + modulePath);
+            DistributionIT.Result r = DistributionIT.ortex(modulePath, "run", model.toString(), "--shape", "x=3x32",
+                    "--json", "--register", "example.virtual=" + exampleJar(), "--policy", "PREFER_NPU", "--config",
+                    "ep.exampleexecutionprovider.memory=device", "--output-dir", out.toString());
+            assertEquals(0, r.exit(), r.err());
+            Matcher copies = COPY.matcher(r.out());
+            List<String> seen = new java.util.ArrayList<>();
+            while (copies.find()) {
+                seen.add(copies.group(2) + "->" + copies.group(3) + ":" + copies.group(4));
+            }
+            assertEquals(List.of("Cpu->ExampleNpu:run", "ExampleNpu->Cpu:run"), seen, r.out());
+            DistributionIT.Result cpu = DistributionIT.ortex(modulePath, "run", model.toString(), "--shape",
+                    "x=3x32", "--output-dir", dir.resolve("cpu-" + modulePath).toString());
+            assertEquals(0, cpu.exit(), cpu.err());
+            assertNull(TensorComparison.difference(read(dir.resolve("cpu-" + modulePath + "/output_0.pb")),
+                    read(out.resolve("output_0.pb")), 1e-5, 1e-6));
+        }
     }
 
     /** The example EP's jar in the distribution's examples/ folder. */

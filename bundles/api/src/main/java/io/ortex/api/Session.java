@@ -141,6 +141,17 @@ public interface Session extends AutoCloseable {
     }
 
     /**
+     * Lists the copies between memories that this session's plan makes (main graph first, then nested subgraphs),
+     * with how many were made and how many bytes they moved so far: none where every EP works in host memory.
+     * Added in package version 0.5.0; the default lists none.
+     *
+     * @return the copies, in plan order
+     */
+    default List<ValueCopy> valueCopies() {
+        return List.of();
+    }
+
+    /**
      * Waits for runs in flight, then releases the EPs and compiled kernels of this session. Closing twice does
      * nothing; a run after close throws.
      */

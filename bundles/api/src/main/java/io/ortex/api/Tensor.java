@@ -1,8 +1,11 @@
 package io.ortex.api;
 
 import java.lang.reflect.Array;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A dense tensor: an element type, a shape and the elements in row-major order, held in one primitive Java array
@@ -24,8 +27,18 @@ import java.util.Objects;
  *
  * <p>A shape may contain zero-sized dimensions; a tensor of rank 0 is a scalar with one element. The element count
  * must fit in a Java array.
+ *
+ * <p><b>Tensors outside the Java heap.</b> An EP that keeps data in memory of its own (ONNX Runtime's device
+ * memory) hands out tensors made by {@link #ofBuffer}: the elements sit in a direct {@link ByteBuffer}, little-endian,
+ * each element as wide as one element of its {@link ElementType#storage()} array (bool one byte). Such a tensor has
+ * the same type and shape accessors; its array accessors ({@link #data()}, {@link #floats()}, ...) refuse it, since
+ * the host may not be able to read that memory: {@link #buffer()} gives the elements to whoever owns the memory, and
+ * {@link #toHeap()} copies them into an ordinary tensor. Off-heap tensors are owned explicitly: {@link #close()}
+ * gives the memory back to the allocator that made it (once; later calls do nothing), after which the tensor must
+ * not be used; a {@link #reshape} view shares its memory and its ownership. Heap tensors need no closing
+ * ({@link #close()} does nothing on them).
  */
-public final class Tensor {
+public final class Tensor implements AutoCloseable {
     /** The largest element count a tensor may hold (the practical limit of a Java array). */
     public static final long MAX_ELEMENTS = Integer.MAX_VALUE - 8;
 
@@ -35,12 +48,210 @@ public final class Tensor {
     private final long[] shape;
     private final Object data;
     private final int size;
+    private final ByteBuffer buffer;
+    private final Release release;
 
     private Tensor(ElementType type, long[] shape, Object data, int size) {
         this.type = type;
         this.shape = shape;
         this.data = data;
         this.size = size;
+        this.buffer = null;
+        this.release = null;
+    }
+
+    private Tensor(ElementType type, long[] shape, int size, ByteBuffer buffer, Release release) {
+        this.type = type;
+        this.shape = shape;
+        this.data = null;
+        this.size = size;
+        this.buffer = buffer;
+        this.release = release;
+    }
+
+    /** The one release of an off-heap tensor's memory, shared by its reshaped views. */
+    private static final class Release {
+        private final AtomicBoolean done = new AtomicBoolean();
+        private final Runnable action;
+
+        Release(Runnable action) {
+            this.action = action;
+        }
+
+        void run() {
+            if (done.compareAndSet(false, true)) {
+                action.run();
+            }
+        }
+    }
+
+    /**
+     * Creates a tensor whose elements live outside the Java heap, in a direct buffer, as an EP's allocator does for
+     * memory of its own. The tensor owns the buffer from now on; {@link #close()} runs {@code release} once.
+     *
+     * @param type the element type, any supported type but string
+     * @param shape the dimensions, each at least 0
+     * @param buffer a direct buffer with at least {@code elements * storageBytes(type)} bytes from its position on
+     * @param release gives the memory back to its allocator; run at most once
+     * @return the tensor
+     * @throws InvalidArgumentException when the buffer is not direct or too small, or the type is string
+     */
+    public static Tensor ofBuffer(ElementType type, long[] shape, ByteBuffer buffer, Runnable release) {
+        Objects.requireNonNull(type, "type");
+        Objects.requireNonNull(buffer, "buffer");
+        Objects.requireNonNull(release, "release");
+        requireSupported(type);
+        if (type == ElementType.STRING) {
+            throw new InvalidArgumentException("a string tensor cannot live outside the Java heap");
+        }
+        if (!buffer.isDirect()) {
+            throw new InvalidArgumentException("an off-heap tensor needs a direct buffer, not a heap buffer");
+        }
+        long[] dims = shape.length == 0 ? SCALAR : shape.clone();
+        int count = checkedElementCount(dims);
+        long needed = (long) count * storageBytes(type);
+        if (buffer.remaining() < needed) {
+            throw new InvalidArgumentException("a " + type + " tensor of shape " + shapeString(dims) + " needs "
+                    + needed + " bytes, the buffer has " + buffer.remaining());
+        }
+        ByteBuffer own = buffer.slice().limit((int) needed).order(ByteOrder.LITTLE_ENDIAN);
+        return new Tensor(type, dims, count, own, new Release(release));
+    }
+
+    /**
+     * Gets how many bytes one element takes in an off-heap tensor: the width of one element of the type's storage
+     * array ({@code float[]}: 4, {@code long[]}: 8, {@code boolean[]}: 1, ...).
+     *
+     * @param type the element type, any supported type but string
+     * @return the width in bytes
+     * @throws InvalidArgumentException for string and unsupported types
+     */
+    public static int storageBytes(ElementType type) {
+        Class<?> storage = type.storage();
+        if (storage == null || storage == String[].class) {
+            throw new InvalidArgumentException(type + " elements have no fixed width");
+        }
+        Class<?> c = storage.getComponentType();
+        return c == double.class || c == long.class ? 8 : c == float.class || c == int.class ? 4
+                : c == short.class ? 2 : 1;
+    }
+
+    /**
+     * Tells whether the elements live outside the Java heap ({@link #ofBuffer}).
+     *
+     * @return true for an off-heap tensor
+     */
+    public boolean isOffHeap() {
+        return buffer != null;
+    }
+
+    /**
+     * Gets the elements of an off-heap tensor: a new little-endian view of its buffer, positioned at the first
+     * element. Only the owner of the memory (the EP that made the tensor, or its data transfer) reads or writes it, and
+     * only before the tensor is handed on or closed.
+     *
+     * @return the buffer view
+     * @throws InvalidArgumentException when the tensor is a heap tensor
+     */
+    public ByteBuffer buffer() {
+        if (buffer == null) {
+            throw new InvalidArgumentException("this " + type + " tensor lives on the Java heap; read data()");
+        }
+        return buffer.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /**
+     * Gets the number of bytes the elements take: for an off-heap tensor its buffer's size, for a heap tensor the
+     * same count for its storage (0 for strings).
+     *
+     * @return the byte count
+     */
+    public long byteSize() {
+        return type == ElementType.STRING ? 0 : (long) size * storageBytes(type);
+    }
+
+    /**
+     * Copies an off-heap tensor's elements into a new heap tensor; a heap tensor is returned as it is.
+     *
+     * @return a heap tensor with the same type, shape and elements
+     */
+    public Tensor toHeap() {
+        if (buffer == null) {
+            return this;
+        }
+        Object array = Array.newInstance(type.storage().getComponentType(), size);
+        ByteBuffer b = buffer();
+        if (array instanceof float[] a) {
+            b.asFloatBuffer().get(a);
+        } else if (array instanceof double[] a) {
+            b.asDoubleBuffer().get(a);
+        } else if (array instanceof long[] a) {
+            b.asLongBuffer().get(a);
+        } else if (array instanceof int[] a) {
+            b.asIntBuffer().get(a);
+        } else if (array instanceof short[] a) {
+            b.asShortBuffer().get(a);
+        } else if (array instanceof byte[] a) {
+            b.get(a);
+        } else {
+            boolean[] a = (boolean[]) array;
+            for (int i = 0; i < a.length; i++) {
+                a[i] = b.get(i) != 0;
+            }
+        }
+        return new Tensor(type, shape, array, size);
+    }
+
+    /**
+     * Copies a heap tensor's elements into a buffer, little-endian, as {@link #ofBuffer} lays them out; a data
+     * transfer uses it to fill off-heap memory.
+     *
+     * @param target where the elements go, from its position on; its position is not moved
+     * @throws InvalidArgumentException when this tensor is off-heap or of strings, or the buffer is too small
+     */
+    public void copyTo(ByteBuffer target) {
+        if (buffer != null) {
+            ByteBuffer b = target.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+            b.put(buffer());
+            return;
+        }
+        if (type == ElementType.STRING) {
+            throw new InvalidArgumentException("a string tensor cannot be copied into a buffer");
+        }
+        if (target.remaining() < byteSize()) {
+            throw new InvalidArgumentException("a " + type + " tensor of shape " + shapeString(shape) + " needs "
+                    + byteSize() + " bytes, the buffer has " + target.remaining());
+        }
+        ByteBuffer b = target.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        if (data instanceof float[] a) {
+            b.asFloatBuffer().put(a);
+        } else if (data instanceof double[] a) {
+            b.asDoubleBuffer().put(a);
+        } else if (data instanceof long[] a) {
+            b.asLongBuffer().put(a);
+        } else if (data instanceof int[] a) {
+            b.asIntBuffer().put(a);
+        } else if (data instanceof short[] a) {
+            b.asShortBuffer().put(a);
+        } else if (data instanceof byte[] a) {
+            b.put(a);
+        } else {
+            boolean[] a = (boolean[]) data;
+            for (int i = 0; i < a.length; i++) {
+                b.put(i, (byte) (a[i] ? 1 : 0));
+            }
+        }
+    }
+
+    /**
+     * Gives an off-heap tensor's memory back to the allocator that made it; the first call does, later calls and
+     * calls on heap tensors do nothing. The tensor must not be used afterwards.
+     */
+    @Override
+    public void close() {
+        if (release != null) {
+            release.run();
+        }
     }
 
     /**
@@ -266,7 +477,15 @@ public final class Tensor {
      * @return the array
      */
     public Object data() {
+        requireHeap();
         return data;
+    }
+
+    private void requireHeap() {
+        if (buffer != null) {
+            throw new InvalidArgumentException("this " + type + " tensor of shape " + shapeString(shape)
+                    + " lives outside the Java heap; copy it to host memory first (toHeap())");
+        }
     }
 
     /**
@@ -352,6 +571,9 @@ public final class Tensor {
      * @throws InvalidArgumentException for string tensors
      */
     public float[] toFloatArray() {
+        if (buffer != null) {
+            return toHeap().toFloatArray();
+        }
         if (type == ElementType.FLOAT) {
             return ((float[]) data).clone();
         }
@@ -374,6 +596,7 @@ public final class Tensor {
      * @throws InvalidArgumentException for string tensors
      */
     public double getDouble(int index) {
+        requireHeap();
         switch (type) {
             case FLOAT: return ((float[]) data)[index];
             case DOUBLE: return ((double[]) data)[index];
@@ -402,6 +625,7 @@ public final class Tensor {
      * @throws InvalidArgumentException for string tensors
      */
     public long getLong(int index) {
+        requireHeap();
         switch (type) {
             case INT64: case UINT64: return ((long[]) data)[index];
             case INT32: return ((int[]) data)[index];
@@ -430,7 +654,8 @@ public final class Tensor {
             throw new InvalidArgumentException("cannot reshape " + shapeString(shape) + " (" + size
                     + " elements) to " + shapeString(newShape));
         }
-        return new Tensor(type, newShape.length == 0 ? SCALAR : newShape.clone(), data, size);
+        long[] dims = newShape.length == 0 ? SCALAR : newShape.clone();
+        return buffer == null ? new Tensor(type, dims, data, size) : new Tensor(type, dims, size, buffer, release);
     }
 
     /**
@@ -488,6 +713,7 @@ public final class Tensor {
     }
 
     private Object typed(Class<?> wanted) {
+        requireHeap();
         if (data.getClass() != wanted) {
             throw new InvalidArgumentException("this is a " + type + " tensor; its elements are a "
                     + data.getClass().getSimpleName() + ", not a " + wanted.getSimpleName());
@@ -506,6 +732,9 @@ public final class Tensor {
     public String toString() {
         StringBuilder sb = new StringBuilder("Tensor[").append(type).append(' ').append(shapeString(shape))
                 .append(": ");
+        if (buffer != null) {
+            return sb.append("off-heap, ").append(byteSize()).append(" bytes]").toString();
+        }
         int n = Math.min(size, 8);
         for (int i = 0; i < n; i++) {
             if (i > 0) {

@@ -188,6 +188,35 @@ class MainRunTest {
     }
 
     @Test
+    void runShowsWhereValuesAreCopiedBetweenTheExampleEpsDeviceMemoryAndTheHost() throws IOException {
+        Path m = Models.split().write(dir.resolve("split.onnx"));
+        List<String> example = List.of("run", m.toString(), "--env", "allow_virtual_devices=1", "--ep",
+                "ExampleExecutionProvider", "--ep", "CPUExecutionProvider", "--config",
+                "ep.exampleexecutionprovider.memory=device", "--repeat", "3", "--warmup", "1", "--seed", "5");
+        List<String> json = new java.util.ArrayList<>(example);
+        json.add("--json");
+        Cli r = Cli.run(json.toArray(String[]::new));
+        assertEquals(0, r.status(), r.toString());
+        List<Map<String, Object>> copies = list(object(parse(r.out())).get("copies")).stream()
+                .map(MainRunTest::object).toList();
+        assertEquals(List.of("x Cpu ExampleNpu run", "m ExampleNpu Cpu run", "g Cpu ExampleNpu run",
+                "out ExampleNpu Cpu output"), copies.stream().map(c -> c.get("value") + " " + c.get("from") + " "
+                + c.get("to") + " " + c.get("when")).toList());
+        for (Map<String, Object> c : copies) {
+            assertEquals(4.0, c.get("count"), "3 runs and a warm-up: " + c);
+        }
+        assertEquals(4 * 2 * 3 * 4.0, copies.get(0).get("bytes"), "x is 24 bytes");
+        assertEquals(4 * 2 * 2 * 4.0, copies.get(3).get("bytes"), "out is 16 bytes");
+        Cli text = Cli.run(example.toArray(String[]::new));
+        assertEquals(0, text.status(), text.toString());
+        assertTrue(text.out().contains("copies    x Cpu->ExampleNpu, m ExampleNpu->Cpu, g Cpu->ExampleNpu, "
+                + "out ExampleNpu->Cpu (16 copies, 288 bytes)"), text.out());
+        Cli cpu = Cli.run("run", m.toString(), "--json", "--seed", "5");
+        assertEquals(List.of(), object(parse(cpu.out())).get("copies"), cpu.out());
+        assertTrue(!Cli.run("run", m.toString(), "--seed", "5").out().contains("copies"));
+    }
+
+    @Test
     void runProfileWritesAChromeTraceWithOneEventPerNode() throws IOException {
         Path trace = dir.resolve("trace.json");
         Cli r = Cli.run("run", model().toString(), "--repeat", "3", "--profile", trace.toString(), "--json");

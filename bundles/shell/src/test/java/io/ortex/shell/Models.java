@@ -1,5 +1,6 @@
 package io.ortex.shell;
 
+import io.ortex.api.ElementType;
 import io.ortex.testing.ModelBuilder;
 import java.util.List;
 
@@ -22,6 +23,21 @@ final class Models {
                 .node("Mul", "mul", List.of("s", "y"), List.of("p"))
                 .node("Relu", "relu", List.of("p"), List.of("out"))
                 .output("out", 2, 3);
+    }
+
+    /**
+     * {@code out = Add(m, Sigmoid(m))} with {@code m = MatMul(x, w)}, x float[2,3], w float[3,2]: the example EP
+     * claims the MatMul and the Add as two partitions around the CPU EP's Sigmoid.
+     */
+    static ModelBuilder split() {
+        return builder()
+                .input("x", 2, 3)
+                .floats("w", new long[] {3, 2}, 1f, -1f, 0.5f, 2f, -0.25f, 1f)
+                .node("MatMul", "matmul", List.of("x", "w"), List.of("m"))
+                .node("Sigmoid", "sigmoid", List.of("m"), List.of("g"))
+                .valueInfo("g", ElementType.FLOAT)
+                .node("Add", "add", List.of("m", "g"), List.of("out"))
+                .output("out", 2, 2);
     }
 
     /** {@code out = x + x} with x float[N, 4]. */

@@ -7,12 +7,15 @@ import io.ortex.api.ResourceLimitException;
 import io.ortex.api.ResourceLimits;
 import io.ortex.api.RunMemory;
 import io.ortex.api.Tensor;
+import io.ortex.api.ValueCopy;
 import io.ortex.api.spi.ComputeKernel;
 import io.ortex.api.spi.DataTransfer;
 import io.ortex.api.spi.FusedNode;
 import io.ortex.api.spi.KernelContext;
 import io.ortex.api.spi.MemoryDevice;
+import io.ortex.api.spi.MemoryInfo;
 import io.ortex.api.spi.NodeView;
+import io.ortex.api.spi.TensorAllocator;
 import io.ortex.api.spi.ValueView;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -25,17 +28,21 @@ import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The compiled partitions of one graph in an order that respects their dependencies, every value given a slot in a
  * run's value table, the bookkeeping that frees each intermediate after its last reader (so the run's
  * {@link RunArena} can recycle its memory), and the copies between memory devices where a value produced in one
- * EP's memory is read by an EP working in another. Immutable; one plan serves every run.
+ * EP's memory is read by an EP working in another: one per value and memory it is read in, made before its first
+ * reader there and freed after its last; a constant's made once per session; a graph output's to host memory before
+ * the caller gets it. Values a run makes in an EP's own memory are closed (given back to their allocator) when freed.
+ * Immutable but for the copies' counters; one plan serves every run.
  */
 final class ExecutionPlan {
     /**
      * One compiled partition: its kernel, the slots of its inputs and outputs (-1 for an omitted optional input or
-     * an output nobody reads), what must be copied to its memory first, and the slots freed after it. The names are
+     * an output nobody reads), the copies to make into its memory first, and the slots freed after it. The names are
      * kept for diagnostics and the profiler.
      *
      * @param name the fused node's name
@@ -45,8 +52,9 @@ final class ExecutionPlan {
      * @param inputs the fused node's input names
      * @param outputs the fused node's output names
      * @param freeAfter the names freed after this step
-     * @param copies per input, the copy into this EP's memory, or {@code null}
-     * @param inputSlots per input, its slot
+     * @param copies per input, the copy into this EP's memory that this step makes (being the first step to read
+     *     that value in that memory), or {@code null}
+     * @param inputSlots per input, its slot (the slot of its copy where it is read in another memory)
      * @param outputSlots per output, its slot
      * @param freeSlots the slots freed after this step
      */
@@ -55,17 +63,73 @@ final class ExecutionPlan {
     }
 
     /**
-     * A copy of an input from the memory it was produced in to the memory of the EP that reads it.
+     * A memory of the session: its name for reports, its device, and the shared allocators of copies into it
+     * ({@code null} for host memory, or for an EP memory its factory declares no allocator for).
      *
+     * @param name the memory's name, {@code Cpu} for host memory
+     * @param device the memory device
+     * @param allocator the allocator of values copied in during runs, or {@code null}
+     * @param readOnly the allocator of initializers copied in at session creation, or {@code null}
+     */
+    record Memory(String name, MemoryDevice device, TensorAllocator allocator, TensorAllocator readOnly) {
+        /** Host memory. */
+        static final Memory CPU = new Memory(MemoryInfo.CPU.name(), MemoryDevice.CPU, null, null);
+    }
+
+    /**
+     * A copy of a value from the memory it was produced in to a memory where an EP reads it (or to host memory for
+     * the caller), made once per run and target memory (once per session for an initializer), counted.
+     *
+     * @param value the value's name
      * @param transfer the data transfer that copies it
      * @param source where the value is
      * @param target where the reader needs it
+     * @param kind when the copy is made
+     * @param sourceSlot the value's slot
+     * @param targetSlot the copy's slot, -1 for a graph output's copy, which goes to the caller
+     * @param count the copies made
+     * @param bytes the bytes they moved
      */
-    record Copy(DataTransfer transfer, MemoryDevice source, MemoryDevice target) {
+    record Copy(String value, DataTransfer transfer, Memory source, Memory target, ValueCopy.Kind kind,
+                int sourceSlot, int targetSlot, AtomicLong count, AtomicLong bytes) {
+        /**
+         * Copies a value through the transfer, into the target's allocator where it has one (its read-only one for an
+         * initializer), and counts the copy.
+         *
+         * @param t the value in the source memory
+         * @return the copy in the target memory
+         */
+        Tensor apply(Tensor t) {
+            TensorAllocator a = kind == ValueCopy.Kind.INITIALIZER && target.readOnly() != null ? target.readOnly()
+                    : target.allocator();
+            Tensor c;
+            try {
+                c = a == null ? transfer.copy(t, source.device(), target.device())
+                        : transfer.copy(t, source.device(), target.device(), a);
+            } catch (OrtexException e) {
+                throw e;
+            } catch (RuntimeException e) {
+                throw new OrtexException(ErrorCode.RUNTIME_EXCEPTION, "copying " + Names.quote(value) + " from "
+                        + source.name() + " to " + target.name() + " failed: " + e, e);
+            }
+            if (c == null) {
+                throw new OrtexException(ErrorCode.RUNTIME_EXCEPTION, "the data transfer copied "
+                        + Names.quote(value) + " from " + source.name() + " to " + target.name() + " into nothing");
+            }
+            count.incrementAndGet();
+            bytes.addAndGet(t.byteSize());
+            return c;
+        }
+
+        /** What {@link io.ortex.api.Session#valueCopies()} reports of this copy. */
+        ValueCopy report() {
+            String to = kind == ValueCopy.Kind.INITIALIZER && target.readOnly() != null
+                    ? target.readOnly().memoryInfo().name() : target.name();
+            return new ValueCopy(value, source.name(), to, kind, count.get(), bytes.get());
+        }
     }
 
-    /** Finds the data transfer between two memory devices. */
-    @FunctionalInterface
+    /** Finds the data transfer between two memory devices, and what the session knows of each memory. */
     interface Transfers {
         /**
          * Finds a transfer.
@@ -76,6 +140,16 @@ final class ExecutionPlan {
          * @throws OrtexException when no EP of the session can copy between them
          */
         DataTransfer find(MemoryDevice source, MemoryDevice target);
+
+        /**
+         * Describes a memory device of the session. Default: named after the device, no allocators.
+         *
+         * @param device the device
+         * @return its name and allocators
+         */
+        default Memory memory(MemoryDevice device) {
+            return device.equals(MemoryDevice.CPU) ? Memory.CPU : new Memory(device.toString(), device, null, null);
+        }
     }
 
     /**
@@ -91,15 +165,24 @@ final class ExecutionPlan {
     private final List<Step> steps;
     private final Map<String, Integer> slots;
     private final Map<String, Copy> outputCopies;
+    private final List<Copy> initializerCopies;
+    private final List<Copy> copies;
+    private final boolean[] owned;
+    private final Set<String> readDirectly;
 
-    private ExecutionPlan(List<Step> steps, Map<String, Integer> slots, Map<String, Copy> outputCopies) {
+    private ExecutionPlan(List<Step> steps, Map<String, Integer> slots, Map<String, Copy> outputCopies,
+                          List<Copy> initializerCopies, List<Copy> copies, boolean[] owned, Set<String> readDirectly) {
+        this.readDirectly = readDirectly;
         this.steps = steps;
         this.slots = slots;
         this.outputCopies = outputCopies;
+        this.initializerCopies = initializerCopies;
+        this.copies = copies;
+        this.owned = owned;
     }
 
     /**
-     * Orders the compiled groups, gives every value a slot, and computes value lifetimes.
+     * Orders the compiled groups, gives every value a slot, and computes value lifetimes; no value is a constant.
      *
      * @param fused the fused nodes with their EP names and kernels, in any order
      * @param keep values never freed during a run (graph outputs, constants)
@@ -109,16 +192,83 @@ final class ExecutionPlan {
      */
     static ExecutionPlan build(List<Compiled> fused, Set<String> keep, List<String> graphOutputs,
                                Transfers transfers) {
+        return build(fused, keep, Set.of(), graphOutputs, transfers);
+    }
+
+    /**
+     * Orders the compiled groups, places every value in the memory of the EP that produces it (host memory for graph
+     * inputs and constants), plans one copy per value and other memory it is read in (made before its first reader
+     * there; a constant's once at session creation, see {@link #initializerCopies()}), gives every value and copy a
+     * slot, and computes their lifetimes.
+     *
+     * @param fused the fused nodes with their EP names and kernels, in any order
+     * @param keep values never freed during a run (graph outputs, constants)
+     * @param constants the values fixed for the session's life (initializers no caller can override)
+     * @param graphOutputs the graph's outputs, which callers receive in host memory
+     * @param transfers finds the copies between memory devices
+     * @return the plan
+     */
+    static ExecutionPlan build(List<Compiled> fused, Set<String> keep, Set<String> constants,
+                               List<String> graphOutputs, Transfers transfers) {
         List<Compiled> ordered = order(fused);
         Map<String, MemoryDevice> placed = new HashMap<>();
-        Map<String, Integer> slots = new LinkedHashMap<>();
         for (Compiled c : ordered) {
-            for (String in : c.node().inputNames()) {
-                slots.putIfAbsent(in, slots.size());
-            }
             for (String out : c.node().outputNames()) {
                 placed.put(out, c.device());
+            }
+        }
+        Map<String, Integer> slots = new LinkedHashMap<>();
+        Set<String> keepAll = new HashSet<>(keep);
+        Set<String> ownedNames = new HashSet<>();
+        // per step: the names it reads (a copy's name where it reads a value in another memory), and the copies it
+        // makes; per copy name, the copy's parts
+        List<String[]> reads = new ArrayList<>(ordered.size());
+        List<Object[][]> planned = new ArrayList<>(ordered.size());
+        Map<String, Object[]> copyByName = new LinkedHashMap<>();
+        List<String> initializerCopyNames = new ArrayList<>();
+        for (Compiled c : ordered) {
+            List<String> in = c.node().inputNames();
+            String[] r = new String[in.size()];
+            Object[][] made = new Object[in.size()][];
+            for (int k = 0; k < r.length; k++) {
+                String name = in.get(k);
+                r[k] = name;
+                if (name.isEmpty()) {
+                    continue;
+                }
+                slots.putIfAbsent(name, slots.size());
+                MemoryDevice from = placed.getOrDefault(name, MemoryDevice.CPU);
+                if (from.equals(c.device())) {
+                    continue;
+                }
+                Memory target = transfers.memory(c.device());
+                String copyName = name + "@" + target.name();
+                r[k] = copyName;
+                if (copyByName.containsKey(copyName)) {
+                    continue;
+                }
+                boolean constant = constants.contains(name);
+                Object[] parts = {name, transfers.find(from, c.device()), transfers.memory(from), target,
+                    constant ? ValueCopy.Kind.INITIALIZER : ValueCopy.Kind.RUN};
+                copyByName.put(copyName, parts);
+                slots.putIfAbsent(copyName, slots.size());
+                if (constant) {
+                    keepAll.add(copyName);
+                    initializerCopyNames.add(copyName);
+                } else {
+                    made[k] = parts;
+                    if (!c.device().equals(MemoryDevice.CPU)) {
+                        ownedNames.add(copyName);
+                    }
+                }
+            }
+            reads.add(r);
+            planned.add(made);
+            for (String out : c.node().outputNames()) {
                 slots.putIfAbsent(out, slots.size());
+                if (!c.device().equals(MemoryDevice.CPU)) {
+                    ownedNames.add(out);
+                }
             }
         }
         for (String out : graphOutputs) {
@@ -126,45 +276,90 @@ final class ExecutionPlan {
         }
         Map<String, Integer> lastUse = new HashMap<>();
         for (int i = 0; i < ordered.size(); i++) {
-            for (String in : ordered.get(i).node().inputNames()) {
+            for (Object[] made : planned.get(i)) {
+                if (made != null) {
+                    lastUse.put((String) made[0], i);
+                }
+            }
+            for (String in : reads.get(i)) {
                 lastUse.put(in, i);
             }
         }
+        List<Copy> allCopies = new ArrayList<>();
         List<Step> steps = new ArrayList<>();
         for (int i = 0; i < ordered.size(); i++) {
             Compiled c = ordered.get(i);
             Set<String> free = new LinkedHashSet<>();
-            for (String in : c.node().inputNames()) {
-                if (lastUse.get(in) == i && !keep.contains(in)) {
+            List<String> touched = new ArrayList<>(List.of(reads.get(i)));
+            for (Object[] made : planned.get(i)) {
+                if (made != null) {
+                    touched.add((String) made[0]);
+                }
+            }
+            for (String in : touched) {
+                if (!in.isEmpty() && lastUse.get(in) == i && !keepAll.contains(in)) {
                     free.add(in);
                 }
             }
             for (String out : c.node().outputNames()) {
-                if (!lastUse.containsKey(out) && !keep.contains(out)) {
+                if (!lastUse.containsKey(out) && !keepAll.contains(out)) {
                     free.add(out);
                 }
             }
-            Copy[] copies = new Copy[c.node().inputNames().size()];
-            for (int k = 0; k < copies.length; k++) {
-                MemoryDevice from = placed.getOrDefault(c.node().inputNames().get(k), MemoryDevice.CPU);
-                if (!from.equals(c.device())) {
-                    copies[k] = new Copy(transfers.find(from, c.device()), from, c.device());
+            Copy[] stepCopies = new Copy[reads.get(i).length];
+            for (int k = 0; k < stepCopies.length; k++) {
+                Object[] made = planned.get(i)[k];
+                if (made != null) {
+                    stepCopies[k] = copy(made, slots, reads.get(i)[k]);
+                    allCopies.add(stepCopies[k]);
                 }
             }
             String[] inputs = c.node().inputNames().toArray(String[]::new);
             String[] outputs = c.node().outputNames().toArray(String[]::new);
             String[] freed = free.toArray(String[]::new);
-            steps.add(new Step(c.node().name(), c.ep(), c.ops(), c.kernel(), inputs, outputs, freed, copies,
-                    slotsOf(inputs, slots), slotsOf(outputs, slots), slotsOf(freed, slots)));
+            steps.add(new Step(c.node().name(), c.ep(), c.ops(), c.kernel(), inputs, outputs, freed, stepCopies,
+                    slotsOf(reads.get(i), slots), slotsOf(outputs, slots), slotsOf(freed, slots)));
         }
-        Map<String, Copy> outputCopies = new HashMap<>();
+        List<Copy> initializers = new ArrayList<>();
+        for (String name : initializerCopyNames) {
+            Copy copy = copy(copyByName.get(name), slots, name);
+            initializers.add(copy);
+        }
+        Map<String, Copy> outputCopies = new LinkedHashMap<>();
         for (String out : graphOutputs) {
             MemoryDevice from = placed.getOrDefault(out, MemoryDevice.CPU);
-            if (!from.equals(MemoryDevice.CPU)) {
-                outputCopies.put(out, new Copy(transfers.find(from, MemoryDevice.CPU), from, MemoryDevice.CPU));
+            if (!from.equals(MemoryDevice.CPU) && !outputCopies.containsKey(out)) {
+                Memory host = transfers.memory(MemoryDevice.CPU);
+                Copy copy = new Copy(out, transfers.find(from, MemoryDevice.CPU), transfers.memory(from), host,
+                        ValueCopy.Kind.OUTPUT, slots.get(out), -1, new AtomicLong(), new AtomicLong());
+                outputCopies.put(out, copy);
             }
         }
-        return new ExecutionPlan(List.copyOf(steps), Collections.unmodifiableMap(slots), Map.copyOf(outputCopies));
+        List<Copy> every = new ArrayList<>(initializers);
+        every.addAll(allCopies);
+        every.addAll(outputCopies.values());
+        boolean[] owned = new boolean[slots.size()];
+        for (String name : ownedNames) {
+            owned[slots.get(name)] = true;
+        }
+        Set<String> direct = new HashSet<>(graphOutputs);
+        for (String[] r : reads) {
+            direct.addAll(List.of(r));
+        }
+        for (Object[] parts : copyByName.values()) {
+            if (parts[4] != ValueCopy.Kind.INITIALIZER) {
+                direct.add((String) parts[0]);
+            }
+        }
+        return new ExecutionPlan(List.copyOf(steps), Collections.unmodifiableMap(slots),
+                Collections.unmodifiableMap(outputCopies), List.copyOf(initializers), List.copyOf(every), owned,
+                Set.copyOf(direct));
+    }
+
+    private static Copy copy(Object[] parts, Map<String, Integer> slots, String copyName) {
+        String value = (String) parts[0];
+        return new Copy(value, (DataTransfer) parts[1], (Memory) parts[2], (Memory) parts[3],
+                (ValueCopy.Kind) parts[4], slots.get(value), slots.get(copyName), new AtomicLong(), new AtomicLong());
     }
 
     private static int[] slotsOf(String[] names, Map<String, Integer> slots) {
@@ -272,7 +467,63 @@ final class ExecutionPlan {
      */
     Tensor toHost(String name, Tensor value) {
         Copy copy = outputCopies.get(name);
-        return copy == null || value == null ? value : copy.transfer().copy(value, copy.source(), copy.target());
+        return copy == null || value == null ? value : copy.apply(value);
+    }
+
+    /**
+     * Gets the copies of constants into the memories of the EPs that read them, which the session makes once when
+     * it is created and places in their slots ({@link Copy#targetSlot()}).
+     *
+     * @return the copies, in plan order
+     */
+    List<Copy> initializerCopies() {
+        return initializerCopies;
+    }
+
+    /**
+     * Gets every copy the plan makes: initializers', then the runs' in step order, then the graph outputs'.
+     *
+     * @return the copies
+     */
+    List<Copy> copies() {
+        return copies;
+    }
+
+    /**
+     * Tells whether a value is read only through its copies made at session creation, so that its host form need
+     * not stay in the value table.
+     *
+     * @param name the value's name
+     * @return true when no step reads it where it is and it is no graph output
+     */
+    boolean isCopiedOnly(String name) {
+        return !readDirectly.contains(name);
+    }
+
+    /**
+     * Gets the name of a slot's value (a copy's is {@code value@memory}).
+     *
+     * @param slot the slot
+     * @return the name
+     */
+    String slotName(int slot) {
+        for (Map.Entry<String, Integer> e : slots.entrySet()) {
+            if (e.getValue() == slot) {
+                return e.getKey();
+            }
+        }
+        throw new IllegalArgumentException("no slot " + slot);
+    }
+
+    /**
+     * Tells whether a slot holds a value the run made in an EP's own memory, which the run closes when it frees the
+     * slot (or at its end); the caller's inputs, the constants and host values are never closed.
+     *
+     * @param slot the slot
+     * @return true for a value the run owns outside host memory
+     */
+    boolean owns(int slot) {
+        return owned[slot];
     }
 
     /**
@@ -290,11 +541,11 @@ final class ExecutionPlan {
             int[] inSlots = s.inputSlots();
             Tensor[] in = new Tensor[inSlots.length];
             for (int i = 0; i < in.length; i++) {
-                in[i] = inSlots[i] < 0 ? null : values[inSlots[i]];
                 Copy copy = s.copies()[i];
-                if (copy != null && in[i] != null) {
-                    in[i] = copy.transfer().copy(in[i], copy.source(), copy.target());
+                if (copy != null && values[copy.sourceSlot()] != null) {
+                    values[copy.targetSlot()] = copy.apply(values[copy.sourceSlot()]);
                 }
+                in[i] = inSlots[i] < 0 ? null : values[inSlots[i]];
             }
             long start = profiler == null ? 0 : System.nanoTime();
             arena.beginStep();
@@ -321,6 +572,9 @@ final class ExecutionPlan {
                         budget.release(RunMemory.bytes(values[f]));
                     }
                     arena.drop(values[f]);
+                    if (owned[f] && values[f] != null) {
+                        values[f].close();
+                    }
                     values[f] = null;
                 }
             } finally {

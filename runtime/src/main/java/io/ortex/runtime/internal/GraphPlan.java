@@ -45,7 +45,8 @@ final class GraphPlan {
 
     /**
      * Runs the graph: places the given values in a fresh value table, executes the plan, and returns the outputs in
-     * host memory. The outputs leave the run's memory for good; every other value the table still holds is let go.
+     * host memory. The outputs leave the run's memory for good; every other value the table still holds is let go,
+     * and what it holds in an EP's own memory closed (a graph output's there once its copy to host is made).
      *
      * @param feeds the graph's inputs, and for a subgraph the outer-scope values it reads, by name; names the graph
      *     does not use are ignored
@@ -72,8 +73,11 @@ final class GraphPlan {
             }
             return out;
         } finally {
-            for (Tensor t : values) {
-                arena.drop(t);
+            for (int i = 0; i < values.length; i++) {
+                arena.drop(values[i]);
+                if (values[i] != null && plan.owns(i)) {
+                    values[i].close();
+                }
             }
         }
     }

@@ -12,9 +12,12 @@ import io.ortex.api.RunOptions;
 import io.ortex.api.Session;
 import io.ortex.api.Tensor;
 import io.ortex.api.TensorInfo;
+import io.ortex.api.ValueCopy;
 import io.ortex.api.spi.EpFactory;
 import io.ortex.api.spi.GraphView;
 import io.ortex.api.spi.KernelContext;
+import io.ortex.api.spi.MemoryDevice;
+import io.ortex.api.spi.TensorAllocator;
 import io.ortex.api.spi.ValueView;
 import io.ortex.onnx.Graph;
 import io.ortex.onnx.OnnxModel;
@@ -64,6 +67,8 @@ final class InferenceSession implements Session {
     private final CountDownLatch released = new CountDownLatch(1);
     private volatile boolean closed;
     private volatile String failure;
+    /** The environment's shared allocators, or {@code null} where the session's plans keep their own. */
+    private SharedAllocators allocators;
 
     InferenceSession(String id, OnnxModel model, SessionCompiler.Result compiled, IntraOpPool intraOp,
                      boolean ownsPool, SessionProfiler profiler, Runnable onClose) {
@@ -109,17 +114,38 @@ final class InferenceSession implements Session {
     static InferenceSession create(String id, OnnxModel model, Map<String, String> config, IntraOpPool threads,
                                    Path profile, List<EpBinding> bindings, EpContextGeneration generation,
                                    Runnable onClose) {
-        return create(id, model, config, threads, false, profile, bindings, generation, onClose);
+        return create(id, model, config, threads, false, profile, bindings, generation, null, onClose);
+    }
+
+    /**
+     * Compiles a model with the given EPs and creates the session on the environment's shared allocators; see
+     * {@link #create(String, OnnxModel, Map, IntraOpPool, Path, List, EpContextGeneration, Runnable)}.
+     *
+     * @param id the session's id
+     * @param model the model
+     * @param config the session configuration, EP options included
+     * @param threads the intra-op threads the session runs on (shared with other sessions, not closed with it)
+     * @param profile where to write the session's profile, or {@code null} for no profiling
+     * @param bindings the EPs in priority order
+     * @param generation how to write the compiled model, or {@code null} to follow {@code ep.context_enable}
+     * @param allocators the environment's shared allocators of EP memories
+     * @param onClose called once the session has released its EPs
+     * @return the session
+     */
+    static InferenceSession create(String id, OnnxModel model, Map<String, String> config, IntraOpPool threads,
+                                   Path profile, List<EpBinding> bindings, EpContextGeneration generation,
+                                   SharedAllocators allocators, Runnable onClose) {
+        return create(id, model, config, threads, false, profile, bindings, generation, allocators, onClose);
     }
 
     private static InferenceSession create(String id, OnnxModel model, Map<String, String> config,
                                            IntraOpPool pool, boolean ownsPool, Path profile,
                                            List<EpBinding> bindings, EpContextGeneration generation,
-                                           Runnable onClose) {
+                                           SharedAllocators allocators, Runnable onClose) {
         long start = System.nanoTime();
         Map<String, String> epConfig = withThreads(config, pool.intraOpThreads());
-        SessionCompiler.Result compiled = generation == null ? SessionCompiler.compile(model, epConfig, bindings)
-                : SessionCompiler.compile(model, epConfig, bindings, generation);
+        SessionCompiler.Result compiled = SessionCompiler.compile(model, epConfig, bindings,
+                generation == null ? EpContextGeneration.fromSessionConfig(model, epConfig) : generation, allocators);
         // a session that wrote its compiled model out kept the weights in memory until now
         SessionCompiler.releaseInlineData(model, compiled.model());
         SessionProfiler profiler = null;
@@ -127,7 +153,9 @@ final class InferenceSession implements Session {
             profiler = new SessionProfiler(profile, start);
             profiler.sessionCreated(start, System.nanoTime());
         }
-        return new InferenceSession(id, model, compiled, pool, ownsPool, profiler, onClose);
+        InferenceSession session = new InferenceSession(id, model, compiled, pool, ownsPool, profiler, onClose);
+        session.allocators = allocators;
+        return session;
     }
 
     /** The configuration EPs see: the session's entries and its resolved intra-op thread count. */
@@ -152,7 +180,7 @@ final class InferenceSession implements Session {
         IntraOpPool pool = new IntraOpPool(options.intraOpThreads());
         try {
             self[0] = create("test", model, Map.copyOf(options.config()), pool, true, options.profilingFile(),
-                    bindings, null, () -> onClose.accept(self[0]));
+                    bindings, null, null, () -> onClose.accept(self[0]));
         } catch (RuntimeException | Error e) {
             pool.close();
             throw e;
@@ -357,6 +385,11 @@ final class InferenceSession implements Session {
         }
 
         @Override
+        public Optional<TensorAllocator> allocator(MemoryDevice memory) {
+            return plan.compiled().memory().allocator(memory);
+        }
+
+        @Override
         public Map<String, Tensor> runSubgraph(GraphView subgraph, Map<String, Tensor> values) {
             GraphPlan sub = subgraph instanceof Graph g ? plan.compiled().plans().get(g) : null;
             if (sub == null) {
@@ -435,6 +468,15 @@ final class InferenceSession implements Session {
     }
 
     @Override
+    public List<ValueCopy> valueCopies() {
+        List<ValueCopy> out = new ArrayList<>();
+        for (ExecutionPlan.Copy c : plan.compiled().copies()) {
+            out.add(c.report());
+        }
+        return List.copyOf(out);
+    }
+
+    @Override
     public Map<String, String> modelMetadata() {
         return ModelMetadata.of(model);
     }
@@ -494,6 +536,7 @@ final class InferenceSession implements Session {
             }
             migration.lock();
             try {
+                plan.compiled().memory().close();
                 SessionCompiler.release(plan.compiled().eps());
             } finally {
                 migration.unlock();
@@ -537,10 +580,11 @@ final class InferenceSession implements Session {
                 return false;
             }
             SessionPlan next = new SessionPlan(SessionCompiler.compile(model,
-                    withThreads(config, intraOp.intraOpThreads()), bindings, null));
+                    withThreads(config, intraOp.intraOpThreads()), bindings, null, allocators));
             SessionPlan old = plan;
             plan = next;
             old.retire();
+            old.compiled().memory().close();
             SessionCompiler.release(old.compiled().eps());
             return true;
         } finally {

@@ -52,6 +52,15 @@ final class LibraryRemoval {
          * @param reason the message its runs will throw
          */
         void fail(SessionLease holder, String reason);
+
+        /**
+         * Told when no session holds the library any more, just before its factories are released: gives back what
+         * the environment keeps of them (their shared allocators). The default does nothing.
+         *
+         * @param lib the library
+         */
+        default void releasing(EpLibrary lib) {
+        }
     }
 
     private final EpRegistry registry;
@@ -226,6 +235,7 @@ final class LibraryRemoval {
      * @param lib the library
      */
     void finish(EpLibrary lib) {
+        holders.releasing(lib);
         registry.forget(lib);
     }
 

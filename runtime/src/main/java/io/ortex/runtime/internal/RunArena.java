@@ -25,6 +25,8 @@ import java.util.Set;
  * forgotten; so are the outputs of a nested subgraph, which its control-flow kernel may keep. At the end of a run,
  * free arrays that the run did not use are dropped, so an arena holds at most what one run needs.
  *
+ * <p>Tensors outside the Java heap (in an EP's own memory) are not the arena's: the plan closes them.
+ *
  * <p>An arena serves one run at a time (the session keeps a pool of them for concurrent runs). Allocation may come
  * from any intra-op thread of that run; the slot bookkeeping comes from the thread that runs the steps.
  */
@@ -105,7 +107,7 @@ final class RunArena {
      * @param t the value, or {@code null}
      */
     void hold(Tensor t) {
-        if (t == null) {
+        if (t == null || t.isOffHeap()) {
             return;
         }
         synchronized (this) {
@@ -122,7 +124,7 @@ final class RunArena {
      * @param t the value, or {@code null}
      */
     void drop(Tensor t) {
-        if (t == null) {
+        if (t == null || t.isOffHeap()) {
             return;
         }
         synchronized (this) {
@@ -151,7 +153,7 @@ final class RunArena {
      * @param t the value, or {@code null}
      */
     void release(Tensor t) {
-        if (t == null) {
+        if (t == null || t.isOffHeap()) {
             return;
         }
         synchronized (this) {

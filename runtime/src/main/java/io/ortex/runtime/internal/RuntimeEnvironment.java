@@ -71,6 +71,7 @@ public final class RuntimeEnvironment implements Environment {
     private final Set<InferenceSession> sessions = ConcurrentHashMap.newKeySet();
     private final SharedContextStore sharedContexts = new SharedContextStore();
     private final IntraOpPools pools = new IntraOpPools();
+    private final SharedAllocators allocators = new SharedAllocators();
     private final AtomicLong sessionCounter = new AtomicLong();
     private final AtomicLong queryCounter = new AtomicLong();
     private volatile boolean closed;
@@ -117,6 +118,11 @@ public final class RuntimeEnvironment implements Environment {
                         s.fail(reason);
                     }
                 }
+            }
+
+            @Override
+            public void releasing(EpLibrary lib) {
+                lib.factories().forEach(allocators::release);
             }
         });
         for (EpFactory f : builtIn) {
@@ -275,7 +281,7 @@ public final class RuntimeEnvironment implements Environment {
                     leases.release(lease);
                 };
                 return InferenceSession.create(id, m, config, threads, options.profilingFile(), bound.bindings(),
-                        plan, onClose);
+                        plan, allocators, onClose);
             };
             CompileCache cache = generation != null ? null
                     : CompileCache.configured(options.config(), registry.effectiveConfig());
@@ -678,6 +684,7 @@ public final class RuntimeEnvironment implements Environment {
         for (InferenceSession s : List.copyOf(sessions)) {
             s.close();
         }
+        allocators.releaseAll();
         registry.releaseAll();
         sharedContexts.finishOpenGroup();
         pools.close();

@@ -52,12 +52,24 @@ final class SessionCompiler {
      * @param plans one plan per graph, by identity
      * @param assignment which EP runs each node
      * @param capture the EP that captures and replays the graph, or {@code null}
+     * @param memory the session's EP memories and their shared allocators
      */
     record Result(OnnxModel model, List<EpInstance> eps, Map<Graph, GraphPlan> plans,
-                  List<NodeAssignment> assignment, GraphCapture capture) {
+                  List<NodeAssignment> assignment, GraphCapture capture, SessionMemory memory) {
         /** The main graph's plan. */
         GraphPlan main() {
             return plans.get(model.graph());
+        }
+
+        /** Every copy between memories the session's plans make, the main graph's first. */
+        List<ExecutionPlan.Copy> copies() {
+            List<ExecutionPlan.Copy> out = new ArrayList<>(main().plan().copies());
+            for (GraphPlan p : plans.values()) {
+                if (p != main()) {
+                    out.addAll(p.plan().copies());
+                }
+            }
+            return out;
         }
     }
 
@@ -77,10 +89,10 @@ final class SessionCompiler {
     }
 
     /**
-     * Compiles a session: checks the model's compatibility strings, creates the EPs, partitions, compiles, and
-     * writes the compiled model when {@code generation} is given.
+     * Compiles a session with allocators of its own, given back when it is released; see
+     * {@link #compile(OnnxModel, Map, List, EpContextGeneration, SharedAllocators)}.
      *
-     * @param model the model
+     * @param source the model
      * @param config the session configuration
      * @param bindings the EPs in priority order
      * @param generation how to write the compiled model, or {@code null} for none
@@ -88,6 +100,22 @@ final class SessionCompiler {
      */
     static Result compile(OnnxModel source, Map<String, String> config, List<EpBinding> bindings,
                           EpContextGeneration generation) {
+        return compile(source, config, bindings, generation, null);
+    }
+
+    /**
+     * Compiles a session: checks the model's compatibility strings, creates the EPs, partitions, compiles, and
+     * writes the compiled model when {@code generation} is given.
+     *
+     * @param model the model
+     * @param config the session configuration
+     * @param bindings the EPs in priority order
+     * @param generation how to write the compiled model, or {@code null} for none
+     * @param shared the environment's shared allocators, or {@code null} for allocators of the session's own
+     * @return the compiled session
+     */
+    static Result compile(OnnxModel source, Map<String, String> config, List<EpBinding> bindings,
+                          EpContextGeneration generation, SharedAllocators shared) {
         OnnxModel optimized = SessionOptimization.apply(source, config, bindings);
         if (generation == null) {
             // nothing below writes the model out: the EPs may as well read the large weights from the file, so
@@ -105,6 +133,7 @@ final class SessionCompiler {
             generation.checkBeforePartitioning(optimized);
         }
         List<EpInstance> created = new ArrayList<>();
+        SessionMemory memory = null;
         // every EP sees the same entries and none can change what the next one sees
         Map<String, String> frozen = Collections.unmodifiableMap(new LinkedHashMap<>(config));
         try {
@@ -136,16 +165,20 @@ final class SessionCompiler {
             if (generation != null) {
                 generation.finish(model, savedPartitions(model, done), compatibility(model, created));
             }
-            ExecutionPlan.Transfers transfers = transfers(created);
+            memory = SessionMemory.of(created, shared);
+            ExecutionPlan.Transfers transfers = transfers(created, memory);
             Map<Graph, GraphPlan> plans = new IdentityHashMap<>();
             for (Graph g : graphs) {
-                plans.put(g, plan(g, compiled.getOrDefault(g, List.of()), transfers));
+                plans.put(g, plan(g, compiled.getOrDefault(g, List.of()), transfers, memory));
             }
             List<NodeAssignment> assignment = new ArrayList<>();
             assign(model.graph(), "", where, assignment);
             return new Result(model, List.copyOf(created), Collections.unmodifiableMap(plans),
-                    List.copyOf(assignment), capture);
+                    List.copyOf(assignment), capture, memory);
         } catch (RuntimeException e) {
+            if (memory != null) {
+                memory.close();
+            }
             EpInstance stillCompiling = e instanceof EpFailure f ? f.abandoned() : null;
             release(created.stream().filter(i -> i != stillCompiling).toList());
             throw e;
@@ -293,37 +326,63 @@ final class SessionCompiler {
     }
 
     /** Finds, among the session's EP factories, one whose data transfer copies between two memory devices. */
-    private static ExecutionPlan.Transfers transfers(List<EpInstance> eps) {
-        return (source, target) -> {
-            for (EpInstance inst : eps) {
-                DataTransfer t = inst.binding().factory().dataTransfer().orElse(null);
-                if (t != null && t.canCopy(source, target)) {
-                    return t;
+    private static ExecutionPlan.Transfers transfers(List<EpInstance> eps, SessionMemory memory) {
+        return new ExecutionPlan.Transfers() {
+            @Override
+            public DataTransfer find(MemoryDevice source, MemoryDevice target) {
+                for (EpInstance inst : eps) {
+                    DataTransfer t = inst.binding().factory().dataTransfer().orElse(null);
+                    if (t != null && t.canCopy(source, target)) {
+                        return t;
+                    }
                 }
+                throw new OrtexException(ErrorCode.FAIL, "no EP of the session can copy tensors from " + source
+                        + " to " + target);
             }
-            throw new OrtexException(ErrorCode.FAIL, "no EP of the session can copy tensors from " + source + " to "
-                    + target);
+
+            @Override
+            public ExecutionPlan.Memory memory(MemoryDevice device) {
+                return memory.describe(device);
+            }
         };
     }
 
-    private static GraphPlan plan(Graph g, List<ExecutionPlan.Compiled> compiled, ExecutionPlan.Transfers transfers) {
+    private static GraphPlan plan(Graph g, List<ExecutionPlan.Compiled> compiled, ExecutionPlan.Transfers transfers,
+                                  SessionMemory memory) {
         Set<String> keep = new HashSet<>();
+        Set<String> fixed = new HashSet<>();
         for (ValueView v : g.initializers()) {
             keep.add(v.name());
+            fixed.add(v.name());
+        }
+        // an initializer that is also a graph input can be fed in a run: it is copied in each run that reads it
+        for (ValueView v : g.inputs()) {
+            fixed.remove(v.name());
         }
         List<String> outputs = new ArrayList<>();
         for (ValueView v : g.outputs()) {
             keep.add(v.name());
             outputs.add(v.name());
         }
-        ExecutionPlan plan = ExecutionPlan.build(compiled, keep, outputs, transfers);
+        ExecutionPlan plan = ExecutionPlan.build(compiled, keep, fixed, outputs, transfers);
         // only the initializers a step reads (or a graph output is) are decoded: weights an EP took into its own
         // compiled form (dropped from its fused node's inputs) are not held twice
         Map<String, Tensor> constants = new HashMap<>();
+        Map<String, Tensor> byName = new HashMap<>();
         for (ValueView v : g.initializers()) {
             if (plan.slot(v.name()) >= 0) {
-                constants.put(v.name(), v.initializer().orElseThrow());
+                Tensor t = v.initializer().orElseThrow();
+                byName.put(v.name(), t);
+                if (!plan.isCopiedOnly(v.name())) {
+                    constants.put(v.name(), t);
+                }
             }
+        }
+        // initializers an EP reads in its own memory are copied there once, now, into its read-only memory
+        for (ExecutionPlan.Copy copy : plan.initializerCopies()) {
+            Tensor t = copy.apply(byName.get(copy.value()));
+            memory.holdConstant(t);
+            constants.put(plan.slotName(copy.targetSlot()), t);
         }
         return new GraphPlan(plan, Collections.unmodifiableMap(constants), List.copyOf(outputs));
     }

@@ -91,6 +91,7 @@ final class SessionOptimization {
             };
             return compiled.main().run(Map.of(), new ExecutionPlan.Run(context, arena, null));
         } finally {
+            compiled.memory().close();
             SessionCompiler.release(compiled.eps());
         }
     }

@@ -4,8 +4,10 @@ import io.ortex.api.Tensor;
 
 /**
  * Copies tensors between host memory and an EP's own memory, the counterpart of ONNX Runtime's
- * {@code OrtDataTransferImpl}. The runtime uses it where a value produced in one memory device is read in another.
- * Thread safe.
+ * {@code OrtDataTransferImpl}, which a factory provides through {@link EpFactory#dataTransfer()}
+ * ({@code OrtEpFactory::CreateDataTransfer}). The runtime uses it where a value produced in one memory device is read
+ * in another. The copy is new: the transfer never closes or changes the tensor it copies (the runtime closes it when
+ * its last reader has run). Thread safe.
  */
 public interface DataTransfer {
     /**
@@ -26,4 +28,21 @@ public interface DataTransfer {
      * @return the copy, in {@code target} memory
      */
     Tensor copy(Tensor tensor, MemoryDevice source, MemoryDevice target);
+
+    /**
+     * Copies a tensor into memory that the given allocator serves, the counterpart of
+     * {@code OrtDataTransferImpl::CopyTensors} (whose destination tensors ONNX Runtime allocates first from the
+     * target memory's shared allocator). The runtime calls this form when the target memory has an allocator (an EP
+     * memory declared through {@link EpMemory}); the default ignores the allocator and calls {@link #copy(Tensor,
+     * MemoryDevice, MemoryDevice)}. Added in package version 0.6.0.
+     *
+     * @param tensor the tensor, in {@code source} memory
+     * @param source where it is
+     * @param target where the copy must be
+     * @param allocator the shared allocator of the target memory, for the copy
+     * @return the copy, in {@code target} memory
+     */
+    default Tensor copy(Tensor tensor, MemoryDevice source, MemoryDevice target, TensorAllocator allocator) {
+        return copy(tensor, source, target);
+    }
 }

@@ -96,7 +96,10 @@ public interface ExecutionProvider {
 
     /**
      * Gets the memory the EP's kernels read and write, as the memory info ONNX Runtime's EPs register for their
-     * devices ({@code OrtEpApi::EpDevice_AddAllocatorInfo}). Default: host memory.
+     * devices ({@code OrtEpApi::EpDevice_AddAllocatorInfo}). Default: host memory. The runtime gives the EP's
+     * partitions their inputs in this memory, copying them in through the factory's {@link DataTransfer} where they
+     * were produced elsewhere, and takes their outputs as being there; where the factory implements
+     * {@link EpMemory}, this must be the device of one of its {@link MemoryInfo.Kind#DEVICE} memories.
      *
      * @return the memory device
      */

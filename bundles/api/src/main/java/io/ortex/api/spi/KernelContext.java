@@ -4,6 +4,7 @@ import io.ortex.api.ElementType;
 import io.ortex.api.NotImplementedException;
 import io.ortex.api.Tensor;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * What the runtime offers a {@link ComputeKernel} during one run: the intra-op thread pool, memory for outputs and
@@ -89,5 +90,17 @@ public interface KernelContext {
          * @param to one past the last item
          */
         void run(int from, int to);
+    }
+
+    /**
+     * Gets the environment's shared allocator of a memory the kernel's EP declared ({@link EpMemory}), for outputs an
+     * EP that works in its own memory returns, the counterpart of {@code OrtKernelContext_GetAllocator}. Added in
+     * package version 0.6.0; the default has none.
+     *
+     * @param memory the memory device
+     * @return the allocator of that device's {@link MemoryInfo.Kind#DEVICE} memory, or empty when the session has none
+     */
+    default Optional<TensorAllocator> allocator(MemoryDevice memory) {
+        return Optional.empty();
     }
 }

@@ -7,6 +7,7 @@ import io.ortex.api.Session;
 import io.ortex.api.SessionOptions;
 import io.ortex.api.Tensor;
 import io.ortex.api.TensorInfo;
+import io.ortex.api.ValueCopy;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,6 +15,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
@@ -258,6 +260,18 @@ public final class RunCommand {
                 g.writeEndObject();
             }
             g.writeEndArray();
+            g.writeArrayFieldStart("copies");
+            for (ValueCopy c : session.valueCopies()) {
+                g.writeStartObject();
+                g.writeStringField("value", c.value());
+                g.writeStringField("from", c.from());
+                g.writeStringField("to", c.to());
+                g.writeStringField("when", c.kind().name().toLowerCase(Locale.ROOT));
+                g.writeNumberField("count", c.count());
+                g.writeNumberField("bytes", c.bytes());
+                g.writeEndObject();
+            }
+            g.writeEndArray();
             if (profile != null) {
                 g.writeStringField("profile", profile.toString());
             }
@@ -279,12 +293,29 @@ public final class RunCommand {
             Table.line(out, "output    %s%s", Names.escape(e.getKey()),
                     e.getValue().toString().replaceFirst("^Tensor", ""));
         }
+        copies(out, session.valueCopies());
         out.printf("session   %.1f ms to create%n", createMs);
         out.printf("latency   min %.3f ms, median %.3f ms, p90 %.3f ms over %d runs%n", latency.min(),
                 latency.median(), latency.p90(), latency.runs());
         if (profile != null) {
             out.printf("profile   %s (Chrome trace: chrome://tracing or ui.perfetto.dev)%n", profile);
         }
+    }
+
+    /** One line naming the copies between memories, with their totals; nothing where there are none. */
+    private static void copies(PrintStream out, List<ValueCopy> copies) {
+        if (copies.isEmpty()) {
+            return;
+        }
+        List<String> each = new ArrayList<>();
+        long count = 0;
+        long bytes = 0;
+        for (ValueCopy c : copies) {
+            each.add(Names.escape(c.value()) + " " + c.from() + "->" + c.to());
+            count += c.count();
+            bytes += c.bytes();
+        }
+        Table.line(out, "copies    %s (%d copies, %d bytes)", String.join(", ", each), count, bytes);
     }
 
     static double round(double v) {

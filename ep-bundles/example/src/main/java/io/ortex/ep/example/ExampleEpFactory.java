@@ -9,14 +9,19 @@ import io.ortex.api.InvalidArgumentException;
 import io.ortex.api.Names;
 import io.ortex.api.SessionOptions;
 import io.ortex.api.spi.DataLayout;
+import io.ortex.api.spi.DataTransfer;
 import io.ortex.api.spi.EpFactory;
+import io.ortex.api.spi.EpMemory;
 import io.ortex.api.spi.ExecutionProvider;
+import io.ortex.api.spi.MemoryInfo;
 import io.ortex.api.spi.SupportedDevice;
+import io.ortex.api.spi.TensorAllocator;
 import io.ortex.ep.example.program.ProgramCodec;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import org.osgi.service.component.annotations.Component;
 
 /**
@@ -32,7 +37,7 @@ import org.osgi.service.component.annotations.Component;
     "ep.vendor=" + ExampleEpFactory.VENDOR,
     "ep.device_types=NPU"
 })
-public final class ExampleEpFactory implements EpFactory {
+public final class ExampleEpFactory implements EpFactory, EpMemory {
     /** The EP name. */
     public static final String NAME = "ExampleExecutionProvider";
     /** The EP vendor, also the vendor of its virtual NPU. */
@@ -57,6 +62,13 @@ public final class ExampleEpFactory implements EpFactory {
      * them. Given per session as {@code ep.exampleexecutionprovider.layout}.
      */
     public static final String OPTION_LAYOUT = "layout";
+    /**
+     * EP option: {@code "host"} (default) makes the EP work in host memory like the CPU EP; {@code "device"} makes it
+     * work in the emulated NPU's own memory outside the Java heap ({@code ExampleNpu}): the runtime copies its inputs
+     * in through the factory's data transfer, its outputs stay there for its next partition, and are copied to host
+     * only where the CPU reads them. Given per session as {@code ep.exampleexecutionprovider.memory}.
+     */
+    public static final String OPTION_MEMORY = "memory";
 
     /** The architecture written into EPContext nodes ({@code hardware_architecture}): the host-emulated NPU. */
     public static final String HARDWARE_ARCHITECTURE = "ortex-emulated-npu";
@@ -142,6 +154,11 @@ public final class ExampleEpFactory implements EpFactory {
         }
         String fuse = "1";
         String layout = DataLayout.NHWC.name();
+        String memory = sessionConfig.getOrDefault(SESSION_OPTION_PREFIX + OPTION_MEMORY, "host");
+        if (!memory.equals("host") && !memory.equals("device")) {
+            throw new InvalidArgumentException("EP option " + Names.quote(OPTION_MEMORY) + " of " + NAME
+                    + " must be host or device, got " + Names.quote(memory));
+        }
         for (SupportedDevice d : devices) {
             HardwareDevice hw = d.device();
             if (hw.type() != HardwareDeviceType.NPU || hw.vendorId() != VENDOR_ID || !hw.isVirtual()) {
@@ -163,7 +180,37 @@ public final class ExampleEpFactory implements EpFactory {
         }
         boolean share = "1".equals(sessionConfig.get(SessionOptions.EP_SHARE_EP_CONTEXTS))
                 || "1".equals(sessionConfig.get(SessionOptions.EP_STOP_SHARE_EP_CONTEXTS));
-        return new ExampleExecutionProvider(fuse.equals("1"), share, DataLayout.valueOf(layout));
+        return new ExampleExecutionProvider(fuse.equals("1"), share, DataLayout.valueOf(layout),
+                memory.equals("device"));
+    }
+
+    /**
+     * Declares the emulated NPU's memories: {@code ExampleNpu}, its device memory, and {@code ExampleNpuWeights}, its
+     * read-only memory for initializers (ONNX Runtime's {@code OrtEpDevice_AddAllocatorInfo}).
+     */
+    @Override
+    public List<MemoryInfo> memoryInfos() {
+        return List.of(DeviceMemory.DEVICE, DeviceMemory.WEIGHTS);
+    }
+
+    /** Creates an allocator of direct buffers for one of its memories; the environment shares it across sessions. */
+    @Override
+    public TensorAllocator createAllocator(MemoryInfo memory) {
+        if (!memoryInfos().contains(memory)) {
+            throw new InvalidArgumentException(NAME + " has no memory " + memory);
+        }
+        return new DeviceMemory.Allocator(memory);
+    }
+
+    /** Takes back an allocator; its blocks are freed by the garbage collector once their tensors are closed. */
+    @Override
+    public void releaseAllocator(TensorAllocator allocator) {
+    }
+
+    /** Copies between host memory and the emulated NPU's memory ({@code OrtEpFactory::CreateDataTransfer}). */
+    @Override
+    public Optional<DataTransfer> dataTransfer() {
+        return Optional.of(new DeviceMemory.Transfer());
     }
 
     /**

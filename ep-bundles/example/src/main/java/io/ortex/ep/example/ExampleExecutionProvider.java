@@ -12,6 +12,7 @@ import io.ortex.api.spi.FusionOptions;
 import io.ortex.api.spi.GraphSupport;
 import io.ortex.api.spi.GraphView;
 import io.ortex.api.spi.LayoutConversion;
+import io.ortex.api.spi.MemoryDevice;
 import io.ortex.api.spi.NodeView;
 import io.ortex.ep.example.program.Program;
 import io.ortex.ep.example.program.ProgramCodec;
@@ -34,6 +35,7 @@ final class ExampleExecutionProvider implements ExecutionProvider {
     private final boolean fuseRelu;
     private final boolean shareWeights;
     private final DataLayout layout;
+    private final boolean deviceMemory;
 
     /**
      * Creates the EP, its payloads holding their weights, preferring NHWC.
@@ -53,9 +55,31 @@ final class ExampleExecutionProvider implements ExecutionProvider {
      * @param layout the layout the EP prefers for Conv (EP option {@code layout})
      */
     ExampleExecutionProvider(boolean fuseRelu, boolean shareWeights, DataLayout layout) {
+        this(fuseRelu, shareWeights, layout, false);
+    }
+
+    /**
+     * Creates the EP.
+     *
+     * @param fuseRelu whether compiled programs fold each Relu into the op before it
+     * @param shareWeights whether EPContext payloads give their packed weights as shared blobs
+     * @param layout the layout the EP prefers for Conv (EP option {@code layout})
+     * @param deviceMemory whether its partitions work in the emulated NPU's own memory (EP option {@code memory})
+     */
+    ExampleExecutionProvider(boolean fuseRelu, boolean shareWeights, DataLayout layout, boolean deviceMemory) {
         this.fuseRelu = fuseRelu;
         this.shareWeights = shareWeights;
         this.layout = layout;
+        this.deviceMemory = deviceMemory;
+    }
+
+    /**
+     * Works in the emulated NPU's memory ({@code ExampleNpu}) with the EP option {@code memory=device}, else in
+     * host memory.
+     */
+    @Override
+    public MemoryDevice memoryDevice() {
+        return deviceMemory ? DeviceMemory.NPU_MEMORY : MemoryDevice.CPU;
     }
 
     /**
@@ -125,7 +149,8 @@ final class ExampleExecutionProvider implements ExecutionProvider {
             FusedNode fused = fusedNodes.get(i);
             GraphView graph = graphs.get(i);
             Program program = isEpContext(graph) ? load(graph, fused) : compiler.compile(graph, fused);
-            kernels.add(new ProgramKernel(fused.name(), program, shareWeights));
+            ProgramKernel kernel = new ProgramKernel(fused.name(), program, shareWeights);
+            kernels.add(deviceMemory ? new DeviceMemoryKernel(fused.name(), kernel) : kernel);
         }
         return kernels;
     }
@@ -161,6 +186,7 @@ final class ExampleExecutionProvider implements ExecutionProvider {
 
     @Override
     public String toString() {
-        return name() + " (" + layout + (fuseRelu ? ", Relu folding on)" : ")");
+        return name() + " (" + layout + (fuseRelu ? ", Relu folding on" : "") + (deviceMemory ? ", device memory)"
+                : ")");
     }
 }

@@ -103,23 +103,24 @@ final class InferenceSession implements Session {
      * @param bindings the EPs in priority order
      * @param generation how to write the compiled model, or {@code null} to follow {@code ep.context_enable} in
      *     {@code config}
+     * @param prePacks the environment's pre-packed weights, which the session's registered kernels share
      * @param onClose called once the session has released its EPs
      * @return the session
      */
     static InferenceSession create(String id, OnnxModel model, Map<String, String> config, IntraOpPool threads,
                                    Path profile, List<EpBinding> bindings, EpContextGeneration generation,
-                                   Runnable onClose) {
-        return create(id, model, config, threads, false, profile, bindings, generation, onClose);
+                                   PrePackStore prePacks, Runnable onClose) {
+        return create(id, model, config, threads, false, profile, bindings, generation, prePacks, onClose);
     }
 
     private static InferenceSession create(String id, OnnxModel model, Map<String, String> config,
                                            IntraOpPool pool, boolean ownsPool, Path profile,
                                            List<EpBinding> bindings, EpContextGeneration generation,
-                                           Runnable onClose) {
+                                           PrePackStore prePacks, Runnable onClose) {
         long start = System.nanoTime();
         Map<String, String> epConfig = withThreads(config, pool.intraOpThreads());
-        SessionCompiler.Result compiled = generation == null ? SessionCompiler.compile(model, epConfig, bindings)
-                : SessionCompiler.compile(model, epConfig, bindings, generation);
+        SessionCompiler.Result compiled = SessionCompiler.compile(model, epConfig, bindings,
+                generation == null ? EpContextGeneration.fromSessionConfig(model, epConfig) : generation, prePacks);
         // a session that wrote its compiled model out kept the weights in memory until now
         SessionCompiler.releaseInlineData(model, compiled.model());
         SessionProfiler profiler = null;
@@ -148,11 +149,26 @@ final class InferenceSession implements Session {
      */
     static InferenceSession create(OnnxModel model, io.ortex.api.SessionOptions options, List<EpBinding> bindings,
                                    java.util.function.Consumer<InferenceSession> onClose) {
+        return create(model, options, bindings, new PrePackStore(), onClose);
+    }
+
+    /**
+     * Creates a session outside an environment, as tests do, sharing pre-packed weights through {@code prePacks}.
+     *
+     * @param model the model
+     * @param options the session options (configuration and threads)
+     * @param bindings the EPs in priority order
+     * @param prePacks the pre-packed weights shared with other sessions
+     * @param onClose called with the session once it has released its EPs
+     * @return the session
+     */
+    static InferenceSession create(OnnxModel model, io.ortex.api.SessionOptions options, List<EpBinding> bindings,
+                                   PrePackStore prePacks, java.util.function.Consumer<InferenceSession> onClose) {
         InferenceSession[] self = new InferenceSession[1];
         IntraOpPool pool = new IntraOpPool(options.intraOpThreads());
         try {
             self[0] = create("test", model, Map.copyOf(options.config()), pool, true, options.profilingFile(),
-                    bindings, null, () -> onClose.accept(self[0]));
+                    bindings, null, prePacks, () -> onClose.accept(self[0]));
         } catch (RuntimeException | Error e) {
             pool.close();
             throw e;
@@ -327,13 +343,18 @@ final class InferenceSession implements Session {
      * The kernels' view of one run: the intra-op threads, the run's memory, and nested subgraphs run through their
      * own plans.
      */
-    private final class RunContext implements KernelContext {
+    private final class RunContext implements KernelContext, ArenaContext {
         private final SessionPlan plan;
         private final RunArena arena;
 
         RunContext(SessionPlan plan, RunArena arena) {
             this.plan = plan;
             this.arena = arena;
+        }
+
+        @Override
+        public RunArena arena() {
+            return arena;
         }
 
         @Override
@@ -537,7 +558,7 @@ final class InferenceSession implements Session {
                 return false;
             }
             SessionPlan next = new SessionPlan(SessionCompiler.compile(model,
-                    withThreads(config, intraOp.intraOpThreads()), bindings, null));
+                    withThreads(config, intraOp.intraOpThreads()), bindings, null, plan.compiled().prePacks()));
             SessionPlan old = plan;
             plan = next;
             old.retire();

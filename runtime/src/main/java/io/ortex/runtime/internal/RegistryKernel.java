@@ -10,6 +10,7 @@ import io.ortex.api.spi.KernelComputeContext;
 import io.ortex.api.spi.KernelContext;
 import io.ortex.api.spi.KernelDef;
 import io.ortex.api.spi.KernelImpl;
+import io.ortex.api.spi.KernelMemoryType;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -61,6 +62,33 @@ final class RegistryKernel implements ComputeKernel {
      */
     int fusedInput(int kernelInput) {
         return kernelInput < fromFused.length ? fromFused[kernelInput] : -1;
+    }
+
+    /**
+     * Gets where the kernel wants one of the step's inputs, as its definition says: data the plan can use to place
+     * the value (today every EP whose kernels run through a registry works in host memory, where all placements are
+     * the same).
+     *
+     * @param fused the step input's position
+     * @return the placement of the first kernel input it feeds, {@link KernelMemoryType#DEFAULT} when none
+     */
+    KernelMemoryType inputPlacement(int fused) {
+        for (int k = 0; k < fromFused.length; k++) {
+            if (fromFused[k] == fused) {
+                return definition.inputMemory(k);
+            }
+        }
+        return KernelMemoryType.DEFAULT;
+    }
+
+    /**
+     * Gets where the kernel puts one of the step's outputs, as its definition says.
+     *
+     * @param fused the step output's position
+     * @return the placement
+     */
+    KernelMemoryType outputPlacement(int fused) {
+        return definition.outputMemory(toFused[fused]);
     }
 
     /**

@@ -13,6 +13,7 @@ import io.ortex.api.OrtexException;
 import io.ortex.api.Session;
 import io.ortex.api.SessionOptions;
 import io.ortex.api.Tensor;
+import io.ortex.api.spi.KernelMemoryType;
 import io.ortex.ep.cpu.CpuEpFactory;
 import io.ortex.testing.Attributes;
 import io.ortex.testing.ModelBuilder;
@@ -286,6 +287,39 @@ class KernelRegistryTest {
                 assertArrayEquals(want.get("ys").floats(), got.get("ys").floats());
                 assertEquals(4 + 4, stats.calls("Add@13+"));
             }
+        }
+    }
+
+    private InferenceSession direct(ModelBuilder model) {
+        io.ortex.api.spi.SupportedDevice cpu = io.ortex.api.spi.SupportedDevice.of(LibraryRegistrationTest.CPU);
+        return InferenceSession.create(model.build(), new SessionOptions(), List.of(
+                new EpBinding(new CountingEpFactory(KernelTestEp.NAME, () -> new KernelTestEp(stats, ALL, Set.of())),
+                        List.of(cpu)), new EpBinding(new CountingEpFactory(new CpuEpFactory()), List.of(cpu))),
+                x -> { });
+    }
+
+    private static ExecutionPlan.Step step(InferenceSession s, String ops) {
+        return s.plan().steps().stream().filter(st -> st.ops().equals(ops)).findFirst().orElseThrow();
+    }
+
+    @Test
+    void thePlanKeepsEachInputsPlacementAndTheInPlaceDecisions() {
+        try (InferenceSession s = direct(mixed(false))) {
+            RegistryKernel add = (RegistryKernel) step(s, "Add").kernel();
+            RegistryKernel relu = (RegistryKernel) step(s, "Relu").kernel();
+            RegistryKernel matMul = (RegistryKernel) step(s, "MatMul").kernel();
+            assertTrue(add.inplaceAllowed(0), "Add may write into MatMul's output");
+            assertTrue(relu.inplaceAllowed(0), "Relu may write into Mul's output");
+            assertEquals(KernelMemoryType.DEFAULT, matMul.inputPlacement(0));
+        }
+        try (InferenceSession s = direct(mixed(true))) {
+            assertTrue(!((RegistryKernel) step(s, "Add").kernel()).inplaceAllowed(0), "mm is a graph output");
+        }
+        try (InferenceSession s = direct(ifModel())) {
+            ExecutionPlan.Step ifStep = step(s, "If");
+            RegistryKernel ifKernel = (RegistryKernel) ifStep.kernel();
+            assertEquals(KernelMemoryType.CPU_INPUT, ifKernel.inputPlacement(List.of(ifStep.inputs()).indexOf("c")));
+            assertEquals(KernelMemoryType.DEFAULT, ifKernel.outputPlacement(0));
         }
     }
 

@@ -182,27 +182,33 @@ class KernelRegistryTest {
             assertEquals(1, stats.inplace.get(), "only Relu may reuse its input: mm is a graph output");
         }
         KernelTestEp.Stats own = new KernelTestEp.Stats();
-        ModelBuilder twice = new ModelBuilder().opset(17).input("x", FLOAT, 8, 8).input("y", FLOAT, 8, 8)
+        float[] c = {1, 2, 3, 4, 5, 6, 7, 8};
+        ModelBuilder reused = new ModelBuilder().opset(17).input("x", FLOAT, 8, 8).input("y", FLOAT, 8, 8)
+                .floats("c", new long[] {8}, c)
                 .node("Mul", "mul", List.of("x", "y"), List.of("p"))
-                .node("Add", "add", List.of("p", "p"), List.of("q"))
-                .node("Add", "add2", List.of("q", "p"), List.of("out")).output("out", FLOAT, 8, 8);
+                .node("Add", "add_c", List.of("p", "c"), List.of("q"))
+                .node("Add", "add_twice", List.of("q", "q"), List.of("r"))
+                .node("Add", "add_p", List.of("r", "p"), List.of("out")).output("out", FLOAT, 8, 8);
         RuntimeEnvironment second = new RuntimeEnvironment(Map.of(), List.of(LibraryRegistrationTest.CPU),
                 List.of(new CpuEpFactory(), new CountingEpFactory(KernelTestEp.NAME,
                         () -> new KernelTestEp(own, ALL, Set.of()))));
-        try (RuntimeEnvironment env = second; Session s = env.createSession(twice.bytes(), onKernelEp(env))) {
+        try (RuntimeEnvironment env = second; Session s = env.createSession(reused.bytes(), onKernelEp(env))) {
             float[] x = new float[64];
             float[] y = new float[64];
             for (int i = 0; i < 64; i++) {
                 x[i] = i;
                 y[i] = 0.5f;
             }
-            float[] out = s.run(Map.of("x", Tensor.ofFloats(x, 8, 8), "y", Tensor.ofFloats(y, 8, 8)))
-                    .get("out").floats();
-            for (int i = 0; i < 64; i++) {
-                assertEquals(3 * x[i] * 0.5f, out[i], "element " + i);
+            for (int run = 0; run < 2; run++) {
+                float[] out = s.run(Map.of("x", Tensor.ofFloats(x, 8, 8), "y", Tensor.ofFloats(y, 8, 8)))
+                        .get("out").floats();
+                for (int i = 0; i < 64; i++) {
+                    assertEquals(3 * x[i] * 0.5f + 2 * c[i % 8], out[i], "element " + i);
+                }
             }
-            // add reads p twice and add2 reads it after add; add2 may take q, read by nobody after it
-            assertEquals(1, own.inplace.get());
+            // add_c must not write into p (add_p reads it later), add_twice not into q (it reads q twice);
+            // add_p may take r, read by nobody after it
+            assertEquals(2, own.inplace.get());
         }
     }
 

@@ -15,6 +15,10 @@ import java.util.Objects;
 public final class KernelRegistry {
     private final List<Entry> entries = Collections.synchronizedList(new ArrayList<>());
 
+    /** Creates an empty registry. Mirrors ONNX Runtime's {@code CreateKernelRegistry}. */
+    public KernelRegistry() {
+    }
+
     /**
      * Adds a kernel. Mirrors ONNX Runtime's {@code KernelRegistry_AddKernel}. Definitions of the same op whose opset
      * ranges overlap are allowed when their type constraints tell them apart; the first one added that matches a

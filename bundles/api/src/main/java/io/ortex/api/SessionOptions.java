@@ -30,6 +30,25 @@ public final class SessionOptions {
     public static final String DISABLE_CPU_EP_FALLBACK = "session.disable_cpu_ep_fallback";
 
     /**
+     * {@code "1"} shares the constant weights that EP kernels pre-pack ({@code KernelImpl.prePackWeight}) with the
+     * other sessions of the same environment that set it: a kernel of the same EP and definition meeting a weight
+     * of the same content reuses the one packed copy, which is released when the last of those sessions closes
+     * (ONNX Runtime's key; there it also shares the environment's allocators). Default:
+     * {@value #USE_ENV_ALLOCATORS_DEFAULT}.
+     */
+    public static final String USE_ENV_ALLOCATORS = "session.use_env_allocators";
+    /** Default of {@link #USE_ENV_ALLOCATORS}: each session packs its own weights. */
+    public static final String USE_ENV_ALLOCATORS_DEFAULT = "0";
+
+    /**
+     * {@code "1"} stops the runtime from asking EP kernels to pre-pack constant weights (ONNX Runtime's key).
+     * Default: {@value #DISABLE_PREPACKING_DEFAULT}.
+     */
+    public static final String DISABLE_PREPACKING = "session.disable_prepacking";
+    /** Default of {@link #DISABLE_PREPACKING}: kernels may pre-pack. */
+    public static final String DISABLE_PREPACKING_DEFAULT = "0";
+
+    /**
      * {@code "1"} makes session creation write a compiled model in which each partition an EP compiled is an
      * {@code EPContext} node (ONNX Runtime's key). Default: {@value #EP_CONTEXT_ENABLE_DEFAULT}.
      */

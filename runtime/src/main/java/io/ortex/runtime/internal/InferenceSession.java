@@ -108,44 +108,28 @@ final class InferenceSession implements Session {
      * @param bindings the EPs in priority order
      * @param generation how to write the compiled model, or {@code null} to follow {@code ep.context_enable} in
      *     {@code config}
+     * @param allocators the environment's shared allocators of EP memories, or {@code null} for the session's own
+     * @param prePacks the environment's pre-packed weights, which the session's registered kernels share
      * @param onClose called once the session has released its EPs
      * @return the session
      */
     static InferenceSession create(String id, OnnxModel model, Map<String, String> config, IntraOpPool threads,
                                    Path profile, List<EpBinding> bindings, EpContextGeneration generation,
-                                   Runnable onClose) {
-        return create(id, model, config, threads, false, profile, bindings, generation, null, onClose);
-    }
-
-    /**
-     * Compiles a model with the given EPs and creates the session on the environment's shared allocators; see
-     * {@link #create(String, OnnxModel, Map, IntraOpPool, Path, List, EpContextGeneration, Runnable)}.
-     *
-     * @param id the session's id
-     * @param model the model
-     * @param config the session configuration, EP options included
-     * @param threads the intra-op threads the session runs on (shared with other sessions, not closed with it)
-     * @param profile where to write the session's profile, or {@code null} for no profiling
-     * @param bindings the EPs in priority order
-     * @param generation how to write the compiled model, or {@code null} to follow {@code ep.context_enable}
-     * @param allocators the environment's shared allocators of EP memories
-     * @param onClose called once the session has released its EPs
-     * @return the session
-     */
-    static InferenceSession create(String id, OnnxModel model, Map<String, String> config, IntraOpPool threads,
-                                   Path profile, List<EpBinding> bindings, EpContextGeneration generation,
-                                   SharedAllocators allocators, Runnable onClose) {
-        return create(id, model, config, threads, false, profile, bindings, generation, allocators, onClose);
+                                   SharedAllocators allocators, PrePackStore prePacks, Runnable onClose) {
+        return create(id, model, config, threads, false, profile, bindings, generation, allocators, prePacks,
+                onClose);
     }
 
     private static InferenceSession create(String id, OnnxModel model, Map<String, String> config,
                                            IntraOpPool pool, boolean ownsPool, Path profile,
                                            List<EpBinding> bindings, EpContextGeneration generation,
-                                           SharedAllocators allocators, Runnable onClose) {
+                                           SharedAllocators allocators, PrePackStore prePacks,
+                                           Runnable onClose) {
         long start = System.nanoTime();
         Map<String, String> epConfig = withThreads(config, pool.intraOpThreads());
         SessionCompiler.Result compiled = SessionCompiler.compile(model, epConfig, bindings,
-                generation == null ? EpContextGeneration.fromSessionConfig(model, epConfig) : generation, allocators);
+                generation == null ? EpContextGeneration.fromSessionConfig(model, epConfig) : generation, allocators,
+                prePacks);
         // a session that wrote its compiled model out kept the weights in memory until now
         SessionCompiler.releaseInlineData(model, compiled.model());
         SessionProfiler profiler = null;
@@ -176,11 +160,26 @@ final class InferenceSession implements Session {
      */
     static InferenceSession create(OnnxModel model, io.ortex.api.SessionOptions options, List<EpBinding> bindings,
                                    java.util.function.Consumer<InferenceSession> onClose) {
+        return create(model, options, bindings, new PrePackStore(), onClose);
+    }
+
+    /**
+     * Creates a session outside an environment, as tests do, sharing pre-packed weights through {@code prePacks}.
+     *
+     * @param model the model
+     * @param options the session options (configuration and threads)
+     * @param bindings the EPs in priority order
+     * @param prePacks the pre-packed weights shared with other sessions
+     * @param onClose called with the session once it has released its EPs
+     * @return the session
+     */
+    static InferenceSession create(OnnxModel model, io.ortex.api.SessionOptions options, List<EpBinding> bindings,
+                                   PrePackStore prePacks, java.util.function.Consumer<InferenceSession> onClose) {
         InferenceSession[] self = new InferenceSession[1];
         IntraOpPool pool = new IntraOpPool(options.intraOpThreads());
         try {
             self[0] = create("test", model, Map.copyOf(options.config()), pool, true, options.profilingFile(),
-                    bindings, null, null, () -> onClose.accept(self[0]));
+                    bindings, null, null, prePacks, () -> onClose.accept(self[0]));
         } catch (RuntimeException | Error e) {
             pool.close();
             throw e;
@@ -355,13 +354,18 @@ final class InferenceSession implements Session {
      * The kernels' view of one run: the intra-op threads, the run's memory, and nested subgraphs run through their
      * own plans.
      */
-    private final class RunContext implements KernelContext {
+    private final class RunContext implements KernelContext, ArenaContext {
         private final SessionPlan plan;
         private final RunArena arena;
 
         RunContext(SessionPlan plan, RunArena arena) {
             this.plan = plan;
             this.arena = arena;
+        }
+
+        @Override
+        public RunArena arena() {
+            return arena;
         }
 
         @Override
@@ -580,7 +584,8 @@ final class InferenceSession implements Session {
                 return false;
             }
             SessionPlan next = new SessionPlan(SessionCompiler.compile(model,
-                    withThreads(config, intraOp.intraOpThreads()), bindings, null, allocators));
+                    withThreads(config, intraOp.intraOpThreads()), bindings, null, allocators,
+                    plan.compiled().prePacks()));
             SessionPlan old = plan;
             plan = next;
             old.retire();

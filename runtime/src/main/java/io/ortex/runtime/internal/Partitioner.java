@@ -7,6 +7,8 @@ import io.ortex.api.spi.EpContextNode;
 import io.ortex.api.spi.ExecutionProvider;
 import io.ortex.api.spi.FusionOptions;
 import io.ortex.api.spi.GraphSupport;
+import io.ortex.api.spi.KernelDef;
+import io.ortex.api.spi.KernelRegistry;
 import io.ortex.api.spi.NodeView;
 import io.ortex.api.spi.ValueView;
 import io.ortex.onnx.Graph;
@@ -90,7 +92,7 @@ final class Partitioner {
         List<Group> groups = new ArrayList<>();
         Map<NodeView, Integer> positions = GroupGraphView.positions(graph);
         for (ExecutionProvider ep : eps) {
-            Collector claims = new Collector(graph, owner);
+            Collector claims = new Collector(graph, owner, ep);
             try {
                 ep.getCapability(graph, claims);
             } catch (RuntimeException e) {
@@ -297,12 +299,19 @@ final class Partitioner {
     private static final class Collector implements GraphSupport {
         private final Set<NodeView> graphNodes;
         private final Map<NodeView, ExecutionProvider> owner;
+        private final ExecutionProvider ep;
         private final List<Group> groups = new ArrayList<>();
         private String refusal;
 
-        Collector(Graph graph, Map<NodeView, ExecutionProvider> owner) {
+        Collector(Graph graph, Map<NodeView, ExecutionProvider> owner, ExecutionProvider ep) {
             this.graphNodes = new HashSet<>(graph.nodes());
             this.owner = owner;
+            this.ep = ep;
+        }
+
+        @Override
+        public Optional<KernelDef> lookUpKernel(NodeView node) {
+            return KernelMatcher.find(ep.kernelRegistry().orElse(null), node).map(KernelRegistry.Entry::definition);
         }
 
         @Override

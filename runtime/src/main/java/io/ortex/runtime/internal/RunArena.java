@@ -138,6 +138,19 @@ final class RunArena {
         }
     }
 
+    /**
+     * Tells whether a value's array is the arena's and held by exactly one value slot, outside any step still running:
+     * what an input must be for a kernel to write its output into it.
+     *
+     * @param t the value
+     * @return true when only that value holds the array
+     */
+    synchronized boolean soleHolder(Tensor t) {
+        Object a = t.data();
+        int[] holders = owned.get(a);
+        return holders != null && holders[0] == 1 && !isTakenInOpenStep(a);
+    }
+
     private boolean isTakenInOpenStep(Object a) {
         for (Object o : taken) {
             if (o == a) {

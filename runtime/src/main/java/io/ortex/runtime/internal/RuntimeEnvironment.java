@@ -67,6 +67,8 @@ public final class RuntimeEnvironment implements Environment {
     private final EpRegistry registry;
     private final LibraryRemoval removal;
     private final EpSelector selector;
+    /** The pre-packed weights that sessions with {@code session.use_env_allocators=1} share. */
+    private final PrePackStore prePacks = new PrePackStore();
     private final SessionMigrator migrator;
     private final Set<InferenceSession> sessions = ConcurrentHashMap.newKeySet();
     private final SharedContextStore sharedContexts = new SharedContextStore();
@@ -281,7 +283,7 @@ public final class RuntimeEnvironment implements Environment {
                     leases.release(lease);
                 };
                 return InferenceSession.create(id, m, config, threads, options.profilingFile(), bound.bindings(),
-                        plan, allocators, onClose);
+                        plan, allocators, prePacks, onClose);
             };
             CompileCache cache = generation != null ? null
                     : CompileCache.configured(options.config(), registry.effectiveConfig());
@@ -688,5 +690,14 @@ public final class RuntimeEnvironment implements Environment {
         registry.releaseAll();
         sharedContexts.finishOpenGroup();
         pools.close();
+    }
+
+    /**
+     * Gets the pre-packed weights the environment's sessions share, for tests.
+     *
+     * @return the store
+     */
+    PrePackStore prePacks() {
+        return prePacks;
     }
 }

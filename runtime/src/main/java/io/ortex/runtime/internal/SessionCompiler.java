@@ -10,6 +10,7 @@ import io.ortex.api.spi.DataTransfer;
 import io.ortex.api.spi.ExecutionProvider;
 import io.ortex.api.spi.FusedNode;
 import io.ortex.api.spi.GraphView;
+import io.ortex.api.spi.KernelRegistry;
 import io.ortex.api.spi.MemoryDevice;
 import io.ortex.api.spi.NodeView;
 import io.ortex.api.spi.SupportedDevice;
@@ -53,9 +54,11 @@ final class SessionCompiler {
      * @param assignment which EP runs each node
      * @param capture the EP that captures and replays the graph, or {@code null}
      * @param memory the session's EP memories and their shared allocators
+     * @param prePacks where the session's kernels share pre-packed weights (its environment's)
      */
     record Result(OnnxModel model, List<EpInstance> eps, Map<Graph, GraphPlan> plans,
-                  List<NodeAssignment> assignment, GraphCapture capture, SessionMemory memory) {
+                  List<NodeAssignment> assignment, GraphCapture capture, SessionMemory memory,
+                  PrePackStore prePacks) {
         /** The main graph's plan. */
         GraphPlan main() {
             return plans.get(model.graph());
@@ -89,8 +92,8 @@ final class SessionCompiler {
     }
 
     /**
-     * Compiles a session with allocators of its own, given back when it is released; see
-     * {@link #compile(OnnxModel, Map, List, EpContextGeneration, SharedAllocators)}.
+     * Compiles a session with allocators of its own, given back when it is released, and pre-packed weights of its
+     * own; see {@link #compile(OnnxModel, Map, List, EpContextGeneration, SharedAllocators, PrePackStore)}.
      *
      * @param source the model
      * @param config the session configuration
@@ -100,22 +103,24 @@ final class SessionCompiler {
      */
     static Result compile(OnnxModel source, Map<String, String> config, List<EpBinding> bindings,
                           EpContextGeneration generation) {
-        return compile(source, config, bindings, generation, null);
+        return compile(source, config, bindings, generation, null, new PrePackStore());
     }
 
     /**
      * Compiles a session: checks the model's compatibility strings, creates the EPs, partitions, compiles, and
-     * writes the compiled model when {@code generation} is given.
+     * writes the compiled model when {@code generation} is given. Its registered kernels share pre-packed weights
+     * through {@code prePacks} when the configuration says {@code session.use_env_allocators=1}.
      *
-     * @param model the model
+     * @param source the model
      * @param config the session configuration
      * @param bindings the EPs in priority order
      * @param generation how to write the compiled model, or {@code null} for none
      * @param shared the environment's shared allocators, or {@code null} for allocators of the session's own
+     * @param prePacks the environment's pre-packed weights
      * @return the compiled session
      */
     static Result compile(OnnxModel source, Map<String, String> config, List<EpBinding> bindings,
-                          EpContextGeneration generation, SharedAllocators shared) {
+                          EpContextGeneration generation, SharedAllocators shared, PrePackStore prePacks) {
         OnnxModel optimized = SessionOptimization.apply(source, config, bindings);
         if (generation == null) {
             // nothing below writes the model out: the EPs may as well read the large weights from the file, so
@@ -161,7 +166,7 @@ final class SessionCompiler {
             Map<NodeView, String[]> where = new HashMap<>();
             Path contextFolder = settings.contextFolder(model.path().orElse(null));
             List<CompiledGroup> done = compileAll(model, config, created, graphs, groups, compiled, where,
-                    contextFolder, generation);
+                    contextFolder, generation, new RegistryKernels(frozen, prePacks, created));
             if (generation != null) {
                 generation.finish(model, savedPartitions(model, done), compatibility(model, created));
             }
@@ -174,7 +179,7 @@ final class SessionCompiler {
             List<NodeAssignment> assignment = new ArrayList<>();
             assign(model.graph(), "", where, assignment);
             return new Result(model, List.copyOf(created), Collections.unmodifiableMap(plans),
-                    List.copyOf(assignment), capture, memory);
+                    List.copyOf(assignment), capture, memory, prePacks);
         } catch (RuntimeException e) {
             if (memory != null) {
                 memory.close();
@@ -258,7 +263,7 @@ final class SessionCompiler {
                                                   Map<Graph, List<Partitioner.Group>> groups,
                                                   Map<Graph, List<ExecutionPlan.Compiled>> compiled,
                                                   Map<NodeView, String[]> where, Path contextFolder,
-                                                  EpContextGeneration generation) {
+                                                  EpContextGeneration generation, RegistryKernels registered) {
         String hash = modelHash(model);
         long timeoutMillis = EpCompileCall.timeoutMillis(config);
         int counter = 0;
@@ -271,6 +276,7 @@ final class SessionCompiler {
         Map<Graph, Map<NodeView, Integer>> positions = new IdentityHashMap<>();
         for (EpInstance inst : eps) {
             ExecutionProvider ep = inst.ep();
+            KernelRegistry registry = ep.kernelRegistry().orElse(null);
             List<GroupGraphView> views = new ArrayList<>();
             List<FusedNode> fused = new ArrayList<>();
             List<Graph> owners = new ArrayList<>();
@@ -286,6 +292,18 @@ final class SessionCompiler {
                     String name = ep.name() + "_" + metadef + "_" + counter++;
                     GroupGraphView view = new GroupGraphView(g, metadef, group.nodes(), group.options(),
                             contextFolder, order);
+                    if (registry != null && group.nodes().size() == 1) {
+                        // a node claimed alone runs through the EP's registered kernel, not a compiled partition
+                        FusedNode step = new FusedNodeImpl(name, ExecutionPlan.names(view.inputs()),
+                                ExecutionPlan.names(view.outputs()));
+                        RegistryKernel kernel = registered.create(ep, registry, g, view, step);
+                        inst.kernels().add(kernel);
+                        compiled.computeIfAbsent(g, k -> new ArrayList<>()).add(new ExecutionPlan.Compiled(step,
+                                ep.name(), memory(ep), kernel, view.firstPosition(), ExecutionPlan.ops(group.nodes())));
+                        where.put(group.nodes().get(0), new String[] {ep.name(), name});
+                        finished++;
+                        continue;
+                    }
                     views.add(view);
                     fused.add(new FusedNodeImpl(name, ExecutionPlan.names(view.inputs()),
                             ExecutionPlan.names(view.outputs())));
@@ -306,7 +324,7 @@ final class SessionCompiler {
                         + " partitions");
             }
             inst.kernels().addAll(kernels);
-            MemoryDevice device = ep.memoryDevice() == null ? MemoryDevice.CPU : ep.memoryDevice();
+            MemoryDevice device = memory(ep);
             for (int i = 0; i < views.size(); i++) {
                 Graph g = owners.get(i);
                 compiled.computeIfAbsent(g, k -> new ArrayList<>()).add(new ExecutionPlan.Compiled(fused.get(i),
@@ -323,6 +341,10 @@ final class SessionCompiler {
             }
         }
         return done;
+    }
+
+    private static MemoryDevice memory(ExecutionProvider ep) {
+        return ep.memoryDevice() == null ? MemoryDevice.CPU : ep.memoryDevice();
     }
 
     /** Finds, among the session's EP factories, one whose data transfer copies between two memory devices. */
@@ -365,6 +387,7 @@ final class SessionCompiler {
             outputs.add(v.name());
         }
         ExecutionPlan plan = ExecutionPlan.build(compiled, keep, fixed, outputs, transfers);
+        InplacePlanner.mark(plan, keep);
         // only the initializers a step reads (or a graph output is) are decoded: weights an EP took into its own
         // compiled form (dropped from its fused node's inputs) are not held twice
         Map<String, Tensor> constants = new HashMap<>();

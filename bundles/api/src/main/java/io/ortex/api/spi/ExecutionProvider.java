@@ -55,6 +55,19 @@ public interface ExecutionProvider {
     List<ComputeKernel> compile(List<GraphView> graphs, List<FusedNode> fusedNodes);
 
     /**
+     * Gets the EP's per-op kernels, if it registers any. Mirrors ONNX Runtime's {@code OrtEp::GetKernelRegistry}.
+     * A node this EP claims on its own ({@link GraphSupport#addSingleNode}) then runs through the registered kernel
+     * that matches it ({@link KernelRegistry}) within the session's plan, and the session fails naming the node when
+     * none does; groups of several nodes are still compiled. Called once per session, after the EP is created.
+     * Added in package version 0.6.0. Default: none, every claim is compiled.
+     *
+     * @return the registry, or empty
+     */
+    default Optional<KernelRegistry> kernelRegistry() {
+        return Optional.empty();
+    }
+
+    /**
      * Tells whether kernels of this EP may run on several threads at once. Mirrors ONNX Runtime's
      * {@code OrtEp::IsConcurrentRunSupported}. Default: true.
      *

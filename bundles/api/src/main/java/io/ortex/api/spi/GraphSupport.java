@@ -46,4 +46,16 @@ public interface GraphSupport {
     default Optional<String> assignedEp(NodeView node) {
         return Optional.empty();
     }
+
+    /**
+     * Finds the kernel of this EP's registry ({@link ExecutionProvider#kernelRegistry()}) that would run a node,
+     * by domain, op type, opset version and the input types the model declares. Mirrors ONNX Runtime's
+     * {@code EpGraphSupportInfo_LookUpKernel}. Added in package version 0.6.0; the default finds none.
+     *
+     * @param node a node of the graph being offered
+     * @return the matching definition, or empty
+     */
+    default Optional<KernelDef> lookUpKernel(NodeView node) {
+        return Optional.empty();
+    }
 }

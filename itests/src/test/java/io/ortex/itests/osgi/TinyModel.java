@@ -29,8 +29,18 @@ final class TinyModel {
     private TinyModel() {
     }
 
-    /** The serialized model. */
+    /**
+     * The model, built once while the class initializes: the protobuf classes come to the probe through a dynamic
+     * import, and the framework may fail one of several threads that resolve the same dynamic import at once.
+     */
+    private static final byte[] BYTES = build();
+
+    /** The serialized model (a copy). */
     static byte[] bytes() {
+        return BYTES.clone();
+    }
+
+    private static byte[] build() {
         Onnx.GraphProto.Builder g = Onnx.GraphProto.newBuilder().setName("tiny")
                 .addInput(value(INPUT)).addOutput(value(OUTPUT))
                 .addInitializer(tensor("W", W, WIDTH, WIDTH)).addInitializer(tensor("B", B, WIDTH))

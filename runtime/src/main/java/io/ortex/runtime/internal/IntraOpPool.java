@@ -11,7 +11,13 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * Intra-op threads: a fixed set of worker threads that split one {@code parallelFor} at a time with the thread that
  * calls it. A call allocates nothing: the job lives in fields, and chunks are claimed through one atomic ticket that
- * carries the job's generation, so a worker that wakes late can never take a chunk of the next job.
+ * carries the job's generation, so a worker that wakes late can never take a chunk of the next job. The chunk count
+ * is read with its generation too: a worker still looking at a finished job while the next one is being set up would
+ * otherwise compare that job's ticket with the new job's count and claim a chunk that does not exist.
+ *
+ * <p>A job is cut into up to {@link #CHUNKS_PER_THREAD} chunks per thread, which the threads claim one at a time: a
+ * thread that runs slower (another process on its core, a worker that woke late) takes fewer chunks instead of
+ * holding every other thread up at the end.
  *
  * <p>Only one job runs at a time. A call made while the pool is busy (a second session or run sharing the pool, or a
  * kernel calling {@code parallelFor} from inside a chunk) runs inline on its own thread, so nesting never deadlocks.
@@ -21,6 +27,9 @@ import java.util.concurrent.locks.LockSupport;
 final class IntraOpPool implements AutoCloseable {
     /** The most threads a pool accepts. */
     static final int MAX_THREADS = 0x7fff;
+
+    /** The most chunks a job is cut into, per thread. */
+    static final int CHUNKS_PER_THREAD = 4;
 
     /** How long an idle worker spins for the next job before it parks, in nanoseconds. */
     private static final long SPIN_NANOS = 50_000;
@@ -34,7 +43,8 @@ final class IntraOpPool implements AutoCloseable {
     // The current job. Written by the caller before it publishes the ticket; read by whoever claims a chunk.
     private RangeBody body;
     private int count;
-    private int chunks;
+    /** (generation << 32) | chunk count of the current job; written before the ticket. */
+    private final AtomicLong chunks = new AtomicLong();
     private Thread caller;
     /** (generation << 32) | next chunk index. */
     private final AtomicLong ticket = new AtomicLong();
@@ -84,8 +94,9 @@ final class IntraOpPool implements AutoCloseable {
     }
 
     /**
-     * Runs {@code body} over {@code [0, count)} in at most one chunk per thread, and returns when every chunk is
-     * done; the first exception a chunk throws is rethrown as it was thrown.
+     * Runs {@code body} over {@code [0, count)} in contiguous chunks of at least {@code minChunk} items (at most
+     * {@link #CHUNKS_PER_THREAD} per thread), and returns when every chunk is done; the first exception a chunk throws
+     * is rethrown as it was thrown.
      *
      * @param count the number of items; nothing runs when it is 0 or less
      * @param minChunk the smallest chunk worth handing to another thread
@@ -95,19 +106,20 @@ final class IntraOpPool implements AutoCloseable {
         if (count <= 0) {
             return;
         }
-        int n = Math.min(threads, count / Math.max(1, minChunk));
-        if (n < 2 || closed || !busy.compareAndSet(false, true)) {
+        int most = count / Math.max(1, minChunk);
+        int n = (int) Math.min((long) threads * CHUNKS_PER_THREAD, most);
+        if (Math.min(threads, most) < 2 || closed || !busy.compareAndSet(false, true)) {
             body.run(0, count);
             return;
         }
         try {
             this.body = body;
             this.count = count;
-            this.chunks = n;
             this.caller = Thread.currentThread();
             failure.set(null);
             remaining.set(n);
             generation++;
+            chunks.set((long) generation << 32 | n);
             ticket.set((long) generation << 32);
             for (Worker w : workers) {
                 if (w.parked) {
@@ -148,14 +160,15 @@ final class IntraOpPool implements AutoCloseable {
     private void runChunks(int gen) {
         while (true) {
             long t = ticket.get();
-            if ((int) (t >>> 32) != gen || (int) t >= chunks) {
+            long job = chunks.get();
+            if ((int) (t >>> 32) != gen || (int) (job >>> 32) != gen || (int) t >= (int) job) {
                 return;
             }
             if (!ticket.compareAndSet(t, t + 1)) {
                 continue;
             }
             int c = (int) t;
-            int n = chunks;
+            int n = (int) job;
             int total = count;
             RangeBody work = body;
             Thread waiting = caller;

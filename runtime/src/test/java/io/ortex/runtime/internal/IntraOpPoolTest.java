@@ -10,6 +10,10 @@ import io.ortex.api.spi.KernelContext;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
@@ -68,9 +72,48 @@ class IntraOpPoolTest {
                 seen.add(Thread.currentThread());
                 chunks.incrementAndGet();
             });
-            assertEquals(4, chunks.get(), "one chunk per thread");
+            assertEquals(4 * IntraOpPool.CHUNKS_PER_THREAD, chunks.get(), "a few chunks per thread");
             assertTrue(seen.size() >= 1);
         }
+    }
+
+    @Test
+    void noChunkIsSmallerThanTheMinimum() {
+        try (IntraOpPool pool = new IntraOpPool(3)) {
+            for (int count : new int[] {10, 99, 1000, 4097}) {
+                for (int minChunk : new int[] {1, 7, 64, 300}) {
+                    AtomicInteger smallest = new AtomicInteger(Integer.MAX_VALUE);
+                    pool.parallelFor(count, minChunk, (from, to) -> smallest.accumulateAndGet(to - from, Math::min));
+                    assertTrue(smallest.get() >= Math.min(minChunk, count),
+                            count + " items, minimum " + minChunk + ": a chunk of " + smallest.get());
+                }
+            }
+        }
+    }
+
+    @Test
+    void aSlowThreadLeavesTheRestOfTheJobToTheOthers() {
+        assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
+            try (IntraOpPool pool = new IntraOpPool(2)) {
+                int chunks = 2 * IntraOpPool.CHUNKS_PER_THREAD;
+                CountDownLatch othersDone = new CountDownLatch(chunks - 1);
+                AtomicBoolean othersFinishedFirst = new AtomicBoolean();
+                pool.parallelFor(chunks, 1, (from, to) -> {
+                    if (from == 0) {
+                        // the first chunk stalls until every other chunk is done: that can only happen when the
+                        // other thread claims them all
+                        try {
+                            othersFinishedFirst.set(othersDone.await(10, TimeUnit.SECONDS));
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    } else {
+                        othersDone.countDown();
+                    }
+                });
+                assertTrue(othersFinishedFirst.get(), "the other thread took the chunks the stalled one left");
+            }
+        });
     }
 
     @Test

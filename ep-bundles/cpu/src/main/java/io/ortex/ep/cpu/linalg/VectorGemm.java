@@ -26,6 +26,8 @@ final class VectorGemm {
     static final int MC_MAX = 64;
     /** Below this many multiply-adds a product runs on the calling thread. */
     private static final long PARALLEL_WORK = 1L << 16;
+    /** How many units of work a product is cut into per thread, when it runs on several. */
+    private static final int UNITS_PER_THREAD = 4;
 
     private static final ThreadLocal<float[]> A_BLOCK = ThreadLocal.withInitial(() -> new float[MC_MAX * KC]);
     private static final ThreadLocal<float[]> EDGE = ThreadLocal.withInitial(() -> new float[MR * NR]);
@@ -105,7 +107,9 @@ final class VectorGemm {
         blocks = Math.min((m + MR - 1) / MR, (blocks + threads - 1) / threads * threads);
         int mc = ((m + blocks - 1) / blocks + MR - 1) / MR * MR;
         int rowBlocks = (m + mc - 1) / mc;
-        int groups = rowBlocks >= threads ? 1 : Math.min(panels, (threads + rowBlocks - 1) / rowBlocks);
+        // a few units per thread, so that a thread that runs slower takes fewer of them
+        int wanted = threads * UNITS_PER_THREAD;
+        int groups = rowBlocks >= wanted ? 1 : Math.min(panels, (wanted + rowBlocks - 1) / rowBlocks);
         int units = rowBlocks * groups;
         int g = groups;
         if (threads == 1 || units == 1) {

@@ -86,6 +86,31 @@ class MainGroupCompileTest {
         }
     }
 
+    @Test
+    void aGroupThatFailsPartWayLeavesTheOutputFolderAsItWas() throws IOException {
+        List<Path> m = models();
+        Path out = dir.resolve("out");
+        assertEquals(0, npu("compile", m.get(1).toString(), "-o", out.toString(), "--share").status());
+        List<String> before = listing(out);
+        assertEquals(List.of("topic_ctx.onnx", "topic_ctx_shared.bin"), before);
+        byte[] topicBefore = Files.readAllBytes(out.resolve("topic_ctx.onnx"));
+        byte[] whole = Files.readAllBytes(m.get(1));
+        Path broken = Files.write(dir.resolve("broken.onnx"), java.util.Arrays.copyOf(whole, whole.length / 2));
+
+        Cli c = npu("compile", m.get(0).toString(), broken.toString(), "-o", out.toString(), "--share");
+        assertEquals(2, c.status(), c.toString());
+        assertTrue(c.err().contains("broken.onnx") && c.err().contains("truncated"), c.toString());
+        assertEquals(before, listing(out), "the failed group wrote nothing, and left no folder behind");
+        assertTrue(java.util.Arrays.equals(topicBefore, Files.readAllBytes(out.resolve("topic_ctx.onnx"))),
+                "what an earlier group compiled is untouched");
+    }
+
+    private static List<String> listing(Path folder) throws IOException {
+        try (var files = Files.list(folder)) {
+            return files.map(f -> f.getFileName().toString()).sorted().toList();
+        }
+    }
+
     private static Tensor tensor(Path file) throws IOException {
         return TensorCodec.fromProto(Onnx.TensorProto.parseFrom(Files.readAllBytes(file)));
     }

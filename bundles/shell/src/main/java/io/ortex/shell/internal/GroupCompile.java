@@ -9,8 +9,10 @@ import io.ortex.onnx.ModelReader;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -27,7 +29,8 @@ import java.util.Set;
  * ({@code <first model>_ctx_shared.bin}). Reports each file and its size and what sharing saved: the bytes the
  * group's models would hold if each kept its own copy of the entries it uses, against the binary's. Groups compiled
  * at the same time in one process (the shell's commands share one runtime) run one after the other, so that no model
- * joins another command's group. Stateless.
+ * joins another command's group. The group is compiled into a hidden folder inside {@code DIR} and moves into
+ * {@code DIR} only when every model compiled: a group that fails leaves {@code DIR} as it was. Stateless.
  */
 final class GroupCompile {
     private static final Object ONE_GROUP_AT_A_TIME = new Object();
@@ -70,8 +73,39 @@ final class GroupCompile {
             throw new UsageException("-o " + Names.quote(dir.toString()) + ": cannot create the folder: "
                     + e.getMessage());
         }
-        List<CompileResult> results = new ArrayList<>();
+        List<Path> written;
         long t0 = System.nanoTime();
+        Map<String, Integer> nodes = new LinkedHashMap<>();
+        Path staging = staging(dir);
+        try {
+            List<CompileResult> results = compile(o, targets, flags, staging);
+            for (CompileResult r : results) {
+                r.epContextNodes().forEach((ep, n) -> nodes.merge(ep, n, Integer::sum));
+            }
+            written = moveInto(staging, dir);
+        } finally {
+            deleteTree(staging);
+        }
+        Table.line(out, "compiled %d model%s into %s in %.1f ms, sharing EP contexts", targets.size(),
+                targets.size() == 1 ? "" : "s", dir, (System.nanoTime() - t0) / 1e6);
+        if (nodes.isEmpty()) {
+            out.println("  no EP compiled a node: the models were written with their nodes as they were");
+        }
+        nodes.forEach((ep, n) -> Table.line(out, "  %s: %d EPContext node%s", ep, n, n == 1 ? "" : "s"));
+        for (Path f : written) {
+            Table.line(out, "  wrote %s (%d bytes)", f, size(f));
+        }
+        report(out, new ArrayList<>(targets.values()));
+        return 0;
+    }
+
+    /**
+     * Compiles every model of the group into {@code staging}, one environment for the group. Groups of concurrent
+     * commands run one after the other.
+     */
+    private static List<CompileResult> compile(Options o, Map<Path, Path> targets, Set<CompileFlag> flags,
+                                               Path staging) {
+        List<CompileResult> results = new ArrayList<>();
         synchronized (ONE_GROUP_AT_A_TIME) {
             try (Environment env = SessionSettings.environment(o)) {
                 int i = 0;
@@ -81,28 +115,68 @@ final class GroupCompile {
                     if (++i == targets.size()) {
                         so.config(SessionOptions.EP_STOP_SHARE_EP_CONTEXTS, "1");
                     }
+                    Path target = staging.resolve(e.getValue().getFileName());
                     results.add(env.modelCompiler(so).inputModel(e.getKey()).embedMode(o.has("--embed"))
-                            .flags(flags).compileToFile(e.getValue()));
+                            .flags(flags).compileToFile(target));
                 }
             }
         }
-        Table.line(out, "compiled %d model%s into %s in %.1f ms, sharing EP contexts", targets.size(),
-                targets.size() == 1 ? "" : "s", dir, (System.nanoTime() - t0) / 1e6);
-        Map<String, Integer> nodes = new LinkedHashMap<>();
-        Set<Path> files = new LinkedHashSet<>();
-        for (CompileResult r : results) {
-            r.epContextNodes().forEach((ep, n) -> nodes.merge(ep, n, Integer::sum));
-            files.addAll(r.files());
+        return results;
+    }
+
+    /**
+     * Makes the folder the group is compiled into before its files move to {@code dir}: inside {@code dir}, so that
+     * the moves stay on one file system, and hidden. A group that fails part-way leaves nothing in {@code dir}, and
+     * files a group compiled earlier stay as they were.
+     */
+    private static Path staging(Path dir) {
+        try {
+            return Files.createTempDirectory(dir, ".ortex-compile-");
+        } catch (IOException e) {
+            throw new UsageException("-o " + Names.quote(dir.toString()) + ": cannot write into the folder: "
+                    + e.getMessage());
         }
-        if (nodes.isEmpty()) {
-            out.println("  no EP compiled a node: the models were written with their nodes as they were");
+    }
+
+    /**
+     * Moves every file of {@code staging} into {@code dir}, replacing files of the same name, the shared context
+     * binary first so that no compiled model ever names a binary that is not there yet.
+     *
+     * @return the files in {@code dir}, in the order they moved
+     */
+    private static List<Path> moveInto(Path staging, Path dir) {
+        List<Path> moved = new ArrayList<>();
+        try (var files = Files.list(staging)) {
+            List<Path> sorted = files.sorted(java.util.Comparator
+                    .comparing((Path f) -> f.getFileName().toString().endsWith(".onnx"))
+                    .thenComparing(f -> f.getFileName().toString())).toList();
+            for (Path f : sorted) {
+                Path target = dir.resolve(f.getFileName().toString());
+                try {
+                    Files.move(f, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+                } catch (AtomicMoveNotSupportedException e) {
+                    Files.move(f, target, StandardCopyOption.REPLACE_EXISTING);
+                }
+                moved.add(target);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot move the compiled group into " + dir, e);
         }
-        nodes.forEach((ep, n) -> Table.line(out, "  %s: %d EPContext node%s", ep, n, n == 1 ? "" : "s"));
-        for (Path f : files) {
-            Table.line(out, "  wrote %s (%d bytes)", f, size(f));
+        return moved;
+    }
+
+    /** Deletes a staging folder and what is left in it; a file that cannot be deleted stays. */
+    private static void deleteTree(Path folder) {
+        if (!Files.exists(folder)) {
+            return;
         }
-        report(out, new ArrayList<>(targets.values()));
-        return 0;
+        try (var files = Files.walk(folder)) {
+            for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(f);
+            }
+        } catch (IOException e) {
+            // a leftover hidden folder is harmless: its name says what it is
+        }
     }
 
     /** The compiled model of each source model, {@code DIR/<stem>_ctx.onnx}; two models may not share a name. */

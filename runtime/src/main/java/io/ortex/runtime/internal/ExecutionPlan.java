@@ -627,7 +627,7 @@ final class ExecutionPlan {
                 Copy copy = s.copies()[i];
                 if (copy != null && values[copy.sourceSlot()] != null) {
                     if (streams != null) {
-                        streamOrder.await(copy.sourceSlot(), copy.stream(), notes);
+                        streamOrder.await(copy.sourceSlot(), StreamOrder.reader(copy), notes);
                     }
                     values[copy.targetSlot()] = copy.apply(values[copy.sourceSlot()]);
                     if (streams != null) {

@@ -6,6 +6,7 @@ import io.ortex.api.spi.EpFactory;
 import io.ortex.api.spi.ExecutionProvider;
 import io.ortex.api.spi.MemoryDevice;
 import io.ortex.api.spi.SyncStream;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -63,7 +64,7 @@ final class SessionStreams implements AutoCloseable {
             made.values().forEach(SessionStreams::closeQuietly);
             throw e;
         }
-        return made.isEmpty() ? NONE : new SessionStreams(Map.copyOf(made));
+        return made.isEmpty() ? NONE : new SessionStreams(Collections.unmodifiableMap(made));
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.ortex.runtime.internal;
 
+import io.ortex.api.spi.MemoryDevice;
 import io.ortex.api.spi.SyncNotification;
 import io.ortex.api.spi.SyncStream;
 import java.util.ArrayList;
@@ -65,7 +66,7 @@ final class StreamOrder {
         for (ExecutionPlan.Step s : steps) {
             for (ExecutionPlan.Copy c : s.copies()) {
                 if (c != null) {
-                    mark(producer, notify, c.sourceSlot(), c.stream());
+                    mark(producer, notify, c.sourceSlot(), reader(c));
                 }
             }
             for (int slot : s.inputSlots()) {
@@ -75,6 +76,17 @@ final class StreamOrder {
             }
         }
         return new StreamOrder(producer, notify, List.copyOf(outputStreams));
+    }
+
+    /**
+     * Gets the stream that reads a copy's source: the copy's stream where the source is in device memory, the host
+     * where it is in host memory, which a data transfer reads before it returns.
+     *
+     * @param c the copy
+     * @return the reading stream, or {@code null} for the host
+     */
+    static SyncStream reader(ExecutionPlan.Copy c) {
+        return c.source().device().equals(MemoryDevice.CPU) ? null : c.stream();
     }
 
     private static void mark(SyncStream[] producer, boolean[] notify, int slot, SyncStream consumer) {

@@ -38,8 +38,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link RunArena} can recycle its memory), and the copies between memory devices where a value produced in one
  * EP's memory is read by an EP working in another: one per value and memory it is read in, made before its first
  * reader there and freed after its last; a constant's made once per session; a graph output's to host memory before
- * the caller gets it. Values a run makes in an EP's own memory are closed (given back to their allocator) when freed.
- * Immutable but for the copies' counters; one plan serves every run.
+ * the caller gets it. Steps of stream-aware EPs and copies to or from their memory are queued on the session's
+ * streams, and a value read on another stream or by the host is waited for first ({@link StreamOrder}). Values a
+ * run makes in an EP's own memory are closed (given back to their allocator) when freed, or, in a run with streams,
+ * at its end. Immutable but for the copies' counters; one plan serves every run.
  */
 final class ExecutionPlan {
     /**
@@ -538,7 +540,14 @@ final class ExecutionPlan {
             return;
         }
         for (SyncStream s : streamOrder.outputStreams()) {
-            streams.notifyAfter(s).waitOnHost();
+            try {
+                streams.notifyAfter(s).waitOnHost();
+            } catch (OrtexException e) {
+                throw e;
+            } catch (RuntimeException e) {
+                throw new OrtexException(ErrorCode.RUNTIME_EXCEPTION, "waiting for the graph outputs copied to host "
+                        + "memory on stream " + s + " failed: " + e, e);
+            }
         }
     }
 
@@ -627,7 +636,7 @@ final class ExecutionPlan {
                 Copy copy = s.copies()[i];
                 if (copy != null && values[copy.sourceSlot()] != null) {
                     if (streams != null) {
-                        streamOrder.await(copy.sourceSlot(), StreamOrder.reader(copy), notes);
+                        await(copy.sourceSlot(), StreamOrder.reader(copy), notes, s);
                     }
                     values[copy.targetSlot()] = copy.apply(values[copy.sourceSlot()]);
                     if (streams != null) {
@@ -636,7 +645,7 @@ final class ExecutionPlan {
                 }
                 in[i] = inSlots[i] < 0 ? null : values[inSlots[i]];
                 if (streams != null && inSlots[i] >= 0) {
-                    streamOrder.await(inSlots[i], s.stream(), notes);
+                    await(inSlots[i], s.stream(), notes, s);
                 }
             }
             long start = profiler == null ? 0 : System.nanoTime();
@@ -687,6 +696,21 @@ final class ExecutionPlan {
             if (profiler != null) {
                 profiler.step(s, start, System.nanoTime(), in, out);
             }
+        }
+    }
+
+    /**
+     * Makes a reader wait for a value produced on another stream; a failure of the producer's work (which its stream
+     * reports when waited for) fails the run, naming the value and the step that reads it.
+     */
+    private void await(int slot, SyncStream consumer, SyncNotification[] notes, Step s) {
+        try {
+            streamOrder.await(slot, consumer, notes);
+        } catch (OrtexException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new OrtexException(ErrorCode.RUNTIME_EXCEPTION, "waiting for " + Names.quote(slotName(slot))
+                    + " before partition " + Names.quote(s.name()) + " of EP " + s.ep() + " failed: " + e, e);
         }
     }
 

@@ -98,8 +98,11 @@ final class RunStreams {
             try {
                 s.flush();
                 drain(s);
-            } catch (RuntimeException e) {
+            } catch (OrtexException e) {
                 failure = add(failure, e);
+            } catch (RuntimeException e) {
+                failure = add(failure, new OrtexException(ErrorCode.RUNTIME_EXCEPTION, "the run's work on stream " + s
+                        + " failed: " + e, e));
             }
             try {
                 s.onSessionRunEnd();

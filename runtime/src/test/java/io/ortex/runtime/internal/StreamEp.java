@@ -59,6 +59,8 @@ final class StreamEp implements EpFactory, EpMemory {
     volatile boolean noStream;
     /** Whether notifications return from waits at once: a runtime whose waits do nothing. */
     volatile boolean skipWaits;
+    /** Whether the kernels' queued work throws, as a device fault would. */
+    volatile boolean failWork;
     /** How long each kernel waits on the stream before it computes. */
     volatile long delayMillis = 2;
     final AtomicInteger liveBlocks = new AtomicInteger();
@@ -398,6 +400,9 @@ final class StreamEp implements EpFactory, EpMemory {
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                     }
+                }
+                if (failWork) {
+                    throw new IllegalStateException(name + " device fault in " + op);
                 }
                 FloatBuffer x = in[0].buffer().asFloatBuffer();
                 FloatBuffer y = in[1].buffer().asFloatBuffer();

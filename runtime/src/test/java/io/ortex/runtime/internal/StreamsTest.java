@@ -202,6 +202,22 @@ class StreamsTest {
     }
 
     @Test
+    void workThatFailsOnAStreamFailsTheRunNamingWhatWasWaitedFor() {
+        try (Setup t = Setup.create()) {
+            try (Session s = t.session()) {
+                t.b().failWork = true;
+                OrtexException e = assertThrows(OrtexException.class, () -> s.run(feeds(X, Y)));
+                assertTrue(e.getMessage().contains("waiting for 'p@Cpu' before partition")
+                        && e.getMessage().contains("B device fault in Mul"), e.getMessage());
+                assertEquals(0, t.a().liveBlocks.get() + t.b().liveBlocks.get(), "the failed run's blocks given back");
+                assertTrue(t.log().contains("B.onRunEnd(true)"), "the run still ended: " + t.log());
+                t.b().failWork = false;
+                assertArrayEquals(onCpuFast(X, Y), s.run(feeds(X, Y)).get("out").floats(), "the next run is fine");
+            }
+        }
+    }
+
+    @Test
     void anEpThatIsNotStreamAwareGetsNoStreamCallAndComputesAtOnce() {
         float[] expected = onCpu(X, Y);
         assertArrayEquals(expected, onCpuFast(X, Y));

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ortex.api.ElementType;
 import io.ortex.api.EpUnavailableException;
 import io.ortex.api.NodeAssignment;
 import io.ortex.api.OrtexException;
@@ -14,6 +15,7 @@ import io.ortex.api.Session;
 import io.ortex.api.SessionOptions;
 import io.ortex.api.Tensor;
 import io.ortex.ep.cpu.CpuEpFactory;
+import io.ortex.testing.Attributes;
 import io.ortex.testing.ModelBuilder;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -199,6 +201,47 @@ class StreamsTest {
             out[i] = Math.max(0f, (x[i] + y[i]) * y[i]) + x[i];
         }
         return out;
+    }
+
+    /** {@code Loop} three times over {@code v = v + x} on GPU 0, each step's {@code Relu(v)} on the CPU. */
+    private static ModelBuilder loopModel() {
+        var body = new ModelBuilder().input("i", ElementType.INT64).input("cin", ElementType.BOOL)
+                .input("v", TestModels.FLOAT, 2, 3)
+                .node("Identity", "keep_going", List.of("cin"), List.of("cout"))
+                .node("Add", "body_add", List.of("v", "x"), List.of("vout"))
+                .node("Relu", "body_relu", List.of("vout"), List.of("scan_out"))
+                .output("cout", ElementType.BOOL).output("vout", TestModels.FLOAT, 2, 3)
+                .output("scan_out", TestModels.FLOAT, 2, 3)
+                .proto().getGraph().toBuilder().setName("body").build();
+        return new ModelBuilder().opset(17).input("x", TestModels.FLOAT, 2, 3).input("v0", TestModels.FLOAT, 2, 3)
+                .longs("M", new long[] {3}).initializer("go", Tensor.ofBooleans(new boolean[] {true}))
+                .node("Loop", "loop", List.of("M", "go", "v0"), List.of("v", "trace"), Attributes.attr("body", body))
+                .output("v", TestModels.FLOAT, 2, 3).output("trace", TestModels.FLOAT, 3, 2, 3);
+    }
+
+    @Test
+    void aLoopBodyRunOnAStreamGivesTheCpuResults() {
+        Map<String, Tensor> feeds = Map.of("x", Tensor.ofFloats(X.clone(), 2, 3),
+                "v0", Tensor.ofFloats(Y.clone(), 2, 3));
+        Map<String, Tensor> expected;
+        try (RuntimeEnvironment env = new RuntimeEnvironment(Map.of(), List.of(LibraryRegistrationTest.CPU),
+                List.of(new CpuEpFactory()));
+             Session s = env.createSession(loopModel().bytes(), new SessionOptions())) {
+            expected = s.run(feeds);
+        }
+        try (Setup t = Setup.create();
+             Session s = t.env().createSession(loopModel().bytes(), new SessionOptions()
+                     .appendExecutionProvider(LibraryRegistrationTest.devicesOf(t.env(), "A"), Map.of()))) {
+            assertTrue(s.assignment().stream().anyMatch(a -> a.node().endsWith("body_add") && a.ep().equals("A")),
+                    s.assignment().toString());
+            for (int run = 0; run < 3; run++) {
+                Map<String, Tensor> out = s.run(feeds);
+                assertArrayEquals(expected.get("v").floats(), out.get("v").floats());
+                assertArrayEquals(expected.get("trace").floats(), out.get("trace").floats());
+                assertEquals(0, t.a().liveBlocks.get(), "the body's device blocks given back at the run's end");
+            }
+            assertTrue(t.log().contains("A.waitOnHost"), t.log().toString());
+        }
     }
 
     @Test

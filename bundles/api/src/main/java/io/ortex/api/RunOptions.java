@@ -22,6 +22,13 @@ public final class RunOptions {
      * still not captured then is reported and run normally from then on.
      */
     public static final int CAPTURE_RUNS = 8;
+    /**
+     * Set to {@code 1} to tell stream-aware EPs not to synchronize their streams when the run ends (ONNX Runtime's
+     * {@code disable_synchronize_execution_providers}): they get {@code false} as
+     * {@link io.ortex.api.spi.ExecutionProvider#onRunEnd(Map, boolean)}'s flag. The runtime still waits for the work
+     * the run queued before it gives the caller the outputs and frees the run's device memory.
+     */
+    public static final String DISABLE_SYNCHRONIZE_EXECUTION_PROVIDERS = "disable_synchronize_execution_providers";
 
     private final Map<String, String> config = new LinkedHashMap<>();
 

@@ -15,6 +15,8 @@ import io.ortex.api.spi.KernelContext;
 import io.ortex.api.spi.MemoryDevice;
 import io.ortex.api.spi.MemoryInfo;
 import io.ortex.api.spi.NodeView;
+import io.ortex.api.spi.SyncNotification;
+import io.ortex.api.spi.SyncStream;
 import io.ortex.api.spi.TensorAllocator;
 import io.ortex.api.spi.ValueView;
 import java.util.ArrayList;
@@ -36,8 +38,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link RunArena} can recycle its memory), and the copies between memory devices where a value produced in one
  * EP's memory is read by an EP working in another: one per value and memory it is read in, made before its first
  * reader there and freed after its last; a constant's made once per session; a graph output's to host memory before
- * the caller gets it. Values a run makes in an EP's own memory are closed (given back to their allocator) when freed.
- * Immutable but for the copies' counters; one plan serves every run.
+ * the caller gets it. Steps of stream-aware EPs and copies to or from their memory are queued on the session's
+ * streams, and a value read on another stream or by the host is waited for first ({@link StreamOrder}). Values a
+ * run makes in an EP's own memory are closed (given back to their allocator) when freed, or, in a run with streams,
+ * at its end. Immutable but for the copies' counters; one plan serves every run.
  */
 final class ExecutionPlan {
     /**
@@ -57,9 +61,12 @@ final class ExecutionPlan {
      * @param inputSlots per input, its slot (the slot of its copy where it is read in another memory)
      * @param outputSlots per output, its slot
      * @param freeSlots the slots freed after this step
+     * @param stream the session's stream of the EP's memory, where a stream-aware EP queues the step's work, or
+     *     {@code null}
      */
     record Step(String name, String ep, String ops, ComputeKernel kernel, String[] inputs, String[] outputs,
-                String[] freeAfter, Copy[] copies, int[] inputSlots, int[] outputSlots, int[] freeSlots) {
+                String[] freeAfter, Copy[] copies, int[] inputSlots, int[] outputSlots, int[] freeSlots,
+                SyncStream stream) {
     }
 
     /**
@@ -89,9 +96,10 @@ final class ExecutionPlan {
      * @param targetSlot the copy's slot, -1 for a graph output's copy, which goes to the caller
      * @param count the copies made
      * @param bytes the bytes they moved
+     * @param stream the stream the copy is queued on (the target memory's, else the source memory's), or {@code null}
      */
     record Copy(String value, DataTransfer transfer, Memory source, Memory target, ValueCopy.Kind kind,
-                int sourceSlot, int targetSlot, AtomicLong count, AtomicLong bytes) {
+                int sourceSlot, int targetSlot, AtomicLong count, AtomicLong bytes, SyncStream stream) {
         /**
          * Copies a value through the transfer, into the target's allocator where it has one (its read-only one for an
          * initializer), and counts the copy.
@@ -104,8 +112,7 @@ final class ExecutionPlan {
                     : target.allocator();
             Tensor c;
             try {
-                c = a == null ? transfer.copy(t, source.device(), target.device())
-                        : transfer.copy(t, source.device(), target.device(), a);
+                c = transfer.copy(t, source.device(), target.device(), a, stream);
             } catch (OrtexException e) {
                 throw e;
             } catch (RuntimeException e) {
@@ -150,6 +157,16 @@ final class ExecutionPlan {
         default Memory memory(MemoryDevice device) {
             return device.equals(MemoryDevice.CPU) ? Memory.CPU : new Memory(device.toString(), device, null, null);
         }
+
+        /**
+         * Gets the session's stream of a memory device. Default: none.
+         *
+         * @param device the device
+         * @return its stream, or {@code null}
+         */
+        default SyncStream stream(MemoryDevice device) {
+            return null;
+        }
     }
 
     /**
@@ -158,8 +175,19 @@ final class ExecutionPlan {
      * @param context the kernels' context
      * @param arena the run's memory
      * @param profiler records one event per step, or {@code null}
+     * @param streams the run's use of the session's streams, or {@code null} for a session without streams
      */
-    record Run(KernelContext context, RunArena arena, SessionProfiler profiler) {
+    record Run(KernelContext context, RunArena arena, SessionProfiler profiler, RunStreams streams) {
+        /**
+         * A run without streams.
+         *
+         * @param context the kernels' context
+         * @param arena the run's memory
+         * @param profiler records one event per step, or {@code null}
+         */
+        Run(KernelContext context, RunArena arena, SessionProfiler profiler) {
+            this(context, arena, profiler, null);
+        }
     }
 
     private final List<Step> steps;
@@ -169,10 +197,12 @@ final class ExecutionPlan {
     private final List<Copy> copies;
     private final boolean[] owned;
     private final Set<String> readDirectly;
+    private final StreamOrder streamOrder;
 
     private ExecutionPlan(List<Step> steps, Map<String, Integer> slots, Map<String, Copy> outputCopies,
                           List<Copy> initializerCopies, List<Copy> copies, boolean[] owned, Set<String> readDirectly) {
         this.readDirectly = readDirectly;
+        this.streamOrder = StreamOrder.of(steps, outputCopies.values(), slots.size());
         this.steps = steps;
         this.slots = slots;
         this.outputCopies = outputCopies;
@@ -249,7 +279,8 @@ final class ExecutionPlan {
                 }
                 boolean constant = constants.contains(name);
                 Object[] parts = {name, transfers.find(from, c.device()), transfers.memory(from), target,
-                    constant ? ValueCopy.Kind.INITIALIZER : ValueCopy.Kind.RUN};
+                    constant ? ValueCopy.Kind.INITIALIZER : ValueCopy.Kind.RUN,
+                    copyStream(transfers, from, c.device())};
                 copyByName.put(copyName, parts);
                 slots.putIfAbsent(copyName, slots.size());
                 if (constant) {
@@ -318,7 +349,8 @@ final class ExecutionPlan {
             String[] outputs = c.node().outputNames().toArray(String[]::new);
             String[] freed = free.toArray(String[]::new);
             steps.add(new Step(c.node().name(), c.ep(), c.ops(), c.kernel(), inputs, outputs, freed, stepCopies,
-                    slotsOf(reads.get(i), slots), slotsOf(outputs, slots), slotsOf(freed, slots)));
+                    slotsOf(reads.get(i), slots), slotsOf(outputs, slots), slotsOf(freed, slots),
+                    transfers.stream(c.device())));
         }
         List<Copy> initializers = new ArrayList<>();
         for (String name : initializerCopyNames) {
@@ -331,7 +363,8 @@ final class ExecutionPlan {
             if (!from.equals(MemoryDevice.CPU) && !outputCopies.containsKey(out)) {
                 Memory host = transfers.memory(MemoryDevice.CPU);
                 Copy copy = new Copy(out, transfers.find(from, MemoryDevice.CPU), transfers.memory(from), host,
-                        ValueCopy.Kind.OUTPUT, slots.get(out), -1, new AtomicLong(), new AtomicLong());
+                        ValueCopy.Kind.OUTPUT, slots.get(out), -1, new AtomicLong(), new AtomicLong(),
+                        copyStream(transfers, from, MemoryDevice.CPU));
                 outputCopies.put(out, copy);
             }
         }
@@ -359,7 +392,14 @@ final class ExecutionPlan {
     private static Copy copy(Object[] parts, Map<String, Integer> slots, String copyName) {
         String value = (String) parts[0];
         return new Copy(value, (DataTransfer) parts[1], (Memory) parts[2], (Memory) parts[3],
-                (ValueCopy.Kind) parts[4], slots.get(value), slots.get(copyName), new AtomicLong(), new AtomicLong());
+                (ValueCopy.Kind) parts[4], slots.get(value), slots.get(copyName), new AtomicLong(), new AtomicLong(),
+                (SyncStream) parts[5]);
+    }
+
+    /** The stream a copy is queued on: the target memory's, else the source memory's, else none. */
+    private static SyncStream copyStream(Transfers transfers, MemoryDevice from, MemoryDevice to) {
+        SyncStream target = transfers.stream(to);
+        return target != null ? target : transfers.stream(from);
     }
 
     private static int[] slotsOf(String[] names, Map<String, Integer> slots) {
@@ -466,8 +506,49 @@ final class ExecutionPlan {
      * @return the value in host memory
      */
     Tensor toHost(String name, Tensor value) {
+        return toHost(name, value, null);
+    }
+
+    /**
+     * Brings a graph output into host memory as {@link #toHost(String, Tensor)} does, its copy queued on its stream
+     * where it has one; the caller must then {@link #awaitOutputs wait for} the outputs before reading them.
+     *
+     * @param name the output's name
+     * @param value the value as produced
+     * @param streams the run's streams, or {@code null}
+     * @return the value in host memory, possibly not yet filled
+     */
+    Tensor toHost(String name, Tensor value, RunStreams streams) {
         Copy copy = outputCopies.get(name);
-        return copy == null || value == null ? value : copy.apply(value);
+        if (copy == null || value == null) {
+            return value;
+        }
+        if (streams != null && copy.stream() != null) {
+            streams.use(copy.stream());
+        }
+        return copy.apply(value);
+    }
+
+    /**
+     * Blocks until the graph outputs copied to host memory in this run are filled: a notification on each stream
+     * their copies were queued on, waited for on the host ({@code OrtSyncNotificationImpl::WaitOnHost}).
+     *
+     * @param streams the run's streams, or {@code null}
+     */
+    void awaitOutputs(RunStreams streams) {
+        if (streams == null) {
+            return;
+        }
+        for (SyncStream s : streamOrder.outputStreams()) {
+            try {
+                streams.notifyAfter(s).waitOnHost();
+            } catch (OrtexException e) {
+                throw e;
+            } catch (RuntimeException e) {
+                throw new OrtexException(ErrorCode.RUNTIME_EXCEPTION, "waiting for the graph outputs copied to host "
+                        + "memory on stream " + s + " failed: " + e, e);
+            }
+        }
     }
 
     /**
@@ -527,6 +608,15 @@ final class ExecutionPlan {
     }
 
     /**
+     * Tells whether any step or copy of the plan runs on a stream.
+     *
+     * @return true when the run's values may be filled later, in their streams' order
+     */
+    boolean usesStreams() {
+        return !streamOrder.isEmpty();
+    }
+
+    /**
      * Runs every step.
      *
      * @param values the value table: graph inputs and constants in their slots; filled with every value computed,
@@ -537,21 +627,37 @@ final class ExecutionPlan {
         RunArena arena = run.arena();
         SessionProfiler profiler = run.profiler();
         RunMemory.Budget budget = RunMemory.current();
+        RunStreams streams = streamOrder.isEmpty() ? null : run.streams();
+        SyncNotification[] notes = streams == null ? null : new SyncNotification[owned.length];
         for (Step s : steps) {
             int[] inSlots = s.inputSlots();
             Tensor[] in = new Tensor[inSlots.length];
             for (int i = 0; i < in.length; i++) {
                 Copy copy = s.copies()[i];
                 if (copy != null && values[copy.sourceSlot()] != null) {
+                    if (streams != null) {
+                        await(copy.sourceSlot(), StreamOrder.reader(copy), notes, s);
+                    }
                     values[copy.targetSlot()] = copy.apply(values[copy.sourceSlot()]);
+                    if (streams != null) {
+                        streamOrder.produced(copy.targetSlot(), copy.stream(), notes, streams);
+                    }
                 }
                 in[i] = inSlots[i] < 0 ? null : values[inSlots[i]];
+                if (streams != null && inSlots[i] >= 0) {
+                    await(inSlots[i], s.stream(), notes, s);
+                }
             }
             long start = profiler == null ? 0 : System.nanoTime();
             arena.beginStep();
             Tensor[] out;
             try {
-                out = compute(s, run.context(), in);
+                KernelContext context = s.stream() == null || streams == null ? run.context()
+                        : new StreamKernelContext(run.context(), arena, s.stream());
+                if (context != run.context()) {
+                    streams.use(s.stream());
+                }
+                out = compute(s, context, in);
                 if (out == null || out.length != s.outputs().length) {
                     throw new OrtexException(ErrorCode.RUNTIME_EXCEPTION, "partition " + Names.quote(s.name())
                             + " of EP " + s.ep() + " returned " + (out == null ? "nothing" : out.length + " outputs")
@@ -561,6 +667,9 @@ final class ExecutionPlan {
                 for (int i = 0; i < out.length; i++) {
                     if (out[i] != null) {
                         values[outSlots[i]] = out[i];
+                        if (streams != null) {
+                            streamOrder.produced(outSlots[i], s.stream(), notes, streams);
+                        }
                         arena.hold(out[i]);
                         if (budget != null) {
                             budget.hold(RunMemory.bytes(out[i]));
@@ -573,7 +682,11 @@ final class ExecutionPlan {
                     }
                     arena.drop(values[f]);
                     if (owned[f] && values[f] != null) {
-                        values[f].close();
+                        if (streams != null) {
+                            streams.closeAtEnd(values[f]);
+                        } else {
+                            values[f].close();
+                        }
                     }
                     values[f] = null;
                 }
@@ -583,6 +696,21 @@ final class ExecutionPlan {
             if (profiler != null) {
                 profiler.step(s, start, System.nanoTime(), in, out);
             }
+        }
+    }
+
+    /**
+     * Makes a reader wait for a value produced on another stream; a failure of the producer's work (which its stream
+     * reports when waited for) fails the run, naming the value and the step that reads it.
+     */
+    private void await(int slot, SyncStream consumer, SyncNotification[] notes, Step s) {
+        try {
+            streamOrder.await(slot, consumer, notes);
+        } catch (OrtexException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new OrtexException(ErrorCode.RUNTIME_EXCEPTION, "waiting for " + Names.quote(slotName(slot))
+                    + " before partition " + Names.quote(s.name()) + " of EP " + s.ep() + " failed: " + e, e);
         }
     }
 

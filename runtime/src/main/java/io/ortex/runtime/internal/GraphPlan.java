@@ -56,6 +56,7 @@ final class GraphPlan {
     Map<String, Tensor> run(Map<String, Tensor> feeds, ExecutionPlan.Run run) {
         Tensor[] values = constants.clone();
         RunArena arena = run.arena();
+        RunStreams streams = plan.usesStreams() ? run.streams() : null;
         for (Map.Entry<String, Tensor> feed : feeds.entrySet()) {
             int slot = plan.slot(feed.getKey());
             if (slot >= 0) {
@@ -69,14 +70,20 @@ final class GraphPlan {
             for (int i = 0; i < outputSlots.length; i++) {
                 Tensor t = values[outputSlots[i]];
                 arena.release(t);
-                out.put(outputs.get(i), plan.toHost(outputs.get(i), t));
+                out.put(outputs.get(i), plan.toHost(outputs.get(i), t, streams));
             }
+            // the host reads nothing a stream still fills
+            plan.awaitOutputs(streams);
             return out;
         } finally {
             for (int i = 0; i < values.length; i++) {
                 arena.drop(values[i]);
                 if (values[i] != null && plan.owns(i)) {
-                    values[i].close();
+                    if (streams != null) {
+                        streams.closeAtEnd(values[i]);
+                    } else {
+                        values[i].close();
+                    }
                 }
             }
         }

@@ -327,26 +327,54 @@ final class InferenceSession implements Session {
             arena = new RunArena();
         }
         long start = profiler == null ? 0 : System.nanoTime();
+        RunStreams streams = p.compiled().memory().streams().isEmpty() ? null : new RunStreams();
+        Throwable failed = null;
         try {
             for (EpInstance e : p.compiled().eps()) {
                 e.ep().onRunStart(runConfig);
                 started.add(e);
             }
-            ExecutionPlan.Run run = new ExecutionPlan.Run(new RunContext(p, arena), arena, profiler);
+            ExecutionPlan.Run run = new ExecutionPlan.Run(new RunContext(p, arena, streams), arena, profiler,
+                    streams);
             Map<String, Tensor> all;
             try (RunMemory.Budget budget = RunMemory.open(model.limits())) {
                 all = p.main().run(feeds, run);
             }
             return pick(all, outputNames, null);
+        } catch (RuntimeException | Error e) {
+            failed = e;
+            throw e;
         } finally {
-            arena.endRun();
-            arenas.offer(arena);
-            for (EpInstance e : started) {
-                e.ep().onRunEnd(runConfig);
+            try {
+                if (streams != null) {
+                    finishStreams(streams, failed);
+                }
+            } finally {
+                arena.endRun();
+                arenas.offer(arena);
+                boolean sync = !"1".equals(runConfig.get(RunOptions.DISABLE_SYNCHRONIZE_EXECUTION_PROVIDERS));
+                for (EpInstance e : started) {
+                    e.ep().onRunEnd(runConfig, sync);
+                }
+                if (profiler != null) {
+                    profiler.run(start, System.nanoTime());
+                }
             }
-            if (profiler != null) {
-                profiler.run(start, System.nanoTime());
+        }
+    }
+
+    /**
+     * Ends a run on the session's streams (waits for their work, {@code OnSessionRunEnd}, frees the device values the
+     * run left to them); a failure there fails a run that had not failed, and is added to the failure of one that had.
+     */
+    private static void finishStreams(RunStreams streams, Throwable failed) {
+        try {
+            streams.finish();
+        } catch (RuntimeException e) {
+            if (failed == null) {
+                throw e;
             }
+            failed.addSuppressed(e);
         }
     }
 
@@ -357,10 +385,12 @@ final class InferenceSession implements Session {
     private final class RunContext implements KernelContext, ArenaContext {
         private final SessionPlan plan;
         private final RunArena arena;
+        private final RunStreams streams;
 
-        RunContext(SessionPlan plan, RunArena arena) {
+        RunContext(SessionPlan plan, RunArena arena, RunStreams streams) {
             this.plan = plan;
             this.arena = arena;
+            this.streams = streams;
         }
 
         @Override
@@ -401,7 +431,7 @@ final class InferenceSession implements Session {
                         + " does not belong to session "
                         + id);
             }
-            return sub.run(values, new ExecutionPlan.Run(this, arena, profiler));
+            return sub.run(values, new ExecutionPlan.Run(this, arena, profiler, streams));
         }
     }
 

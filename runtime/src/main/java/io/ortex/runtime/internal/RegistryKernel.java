@@ -11,10 +11,14 @@ import io.ortex.api.spi.KernelContext;
 import io.ortex.api.spi.KernelDef;
 import io.ortex.api.spi.KernelImpl;
 import io.ortex.api.spi.KernelMemoryType;
+import io.ortex.api.spi.MemoryDevice;
+import io.ortex.api.spi.SyncStream;
+import io.ortex.api.spi.TensorAllocator;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * One node that an EP claimed alone and runs through its registered kernel: a step of the session's plan like a
@@ -232,6 +236,16 @@ final class RegistryKernel implements ComputeKernel {
         @Override
         public Map<String, Tensor> runSubgraph(io.ortex.api.spi.GraphView subgraph, Map<String, Tensor> values) {
             return run.runSubgraph(subgraph, values);
+        }
+
+        @Override
+        public Optional<TensorAllocator> allocator(MemoryDevice memory) {
+            return run.allocator(memory);
+        }
+
+        @Override
+        public Optional<SyncStream> syncStream() {
+            return run.syncStream();
         }
 
         @Override

@@ -14,6 +14,7 @@ import io.ortex.api.spi.KernelRegistry;
 import io.ortex.api.spi.MemoryDevice;
 import io.ortex.api.spi.NodeView;
 import io.ortex.api.spi.SupportedDevice;
+import io.ortex.api.spi.SyncStream;
 import io.ortex.api.spi.ValueView;
 import io.ortex.onnx.Graph;
 import io.ortex.onnx.OnnxModel;
@@ -170,7 +171,7 @@ final class SessionCompiler {
             if (generation != null) {
                 generation.finish(model, savedPartitions(model, done), compatibility(model, created));
             }
-            memory = SessionMemory.of(created, shared);
+            memory = SessionMemory.of(created, shared, frozen);
             ExecutionPlan.Transfers transfers = transfers(created, memory);
             Map<Graph, GraphPlan> plans = new IdentityHashMap<>();
             for (Graph g : graphs) {
@@ -365,6 +366,11 @@ final class SessionCompiler {
             @Override
             public ExecutionPlan.Memory memory(MemoryDevice device) {
                 return memory.describe(device);
+            }
+
+            @Override
+            public SyncStream stream(MemoryDevice device) {
+                return memory.stream(device);
             }
         };
     }

@@ -8,6 +8,7 @@ import io.ortex.api.spi.EpMemory;
 import io.ortex.api.spi.ExecutionProvider;
 import io.ortex.api.spi.MemoryDevice;
 import io.ortex.api.spi.MemoryInfo;
+import io.ortex.api.spi.SyncStream;
 import io.ortex.api.spi.TensorAllocator;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -25,10 +26,13 @@ final class SessionMemory implements AutoCloseable {
     private final Map<MemoryDevice, ExecutionPlan.Memory> memories;
     private final List<Tensor> constants = new ArrayList<>();
     private final SharedAllocators own;
+    private final SessionStreams streams;
 
-    private SessionMemory(Map<MemoryDevice, ExecutionPlan.Memory> memories, SharedAllocators own) {
+    private SessionMemory(Map<MemoryDevice, ExecutionPlan.Memory> memories, SharedAllocators own,
+                          SessionStreams streams) {
         this.memories = memories;
         this.own = own;
+        this.streams = streams;
     }
 
     /**
@@ -38,10 +42,12 @@ final class SessionMemory implements AutoCloseable {
      * @param eps the session's EPs
      * @param shared the environment's allocators, or {@code null} to use allocators of this session's own, given
      *     back when it closes
-     * @return the session's memories
-     * @throws OrtexException when an EP works in a memory its factory does not declare
+     * @param sessionConfig the session's configuration, the options of streams its EPs' factories create
+     * @return the session's memories, with the streams of its stream-aware EPs
+     * @throws OrtexException when an EP works in a memory its factory does not declare, or a stream-aware EP gets no
+     *     stream
      */
-    static SessionMemory of(List<EpInstance> eps, SharedAllocators shared) {
+    static SessionMemory of(List<EpInstance> eps, SharedAllocators shared, Map<String, String> sessionConfig) {
         SharedAllocators own = shared == null ? new SharedAllocators() : null;
         SharedAllocators allocators = shared == null ? own : shared;
         Map<MemoryDevice, ExecutionPlan.Memory> memories = new LinkedHashMap<>();
@@ -70,7 +76,16 @@ final class SessionMemory implements AutoCloseable {
             }
             throw e;
         }
-        return new SessionMemory(Map.copyOf(memories), own);
+        SessionStreams streams;
+        try {
+            streams = SessionStreams.of(eps, sessionConfig);
+        } catch (RuntimeException e) {
+            if (own != null) {
+                own.releaseAll();
+            }
+            throw e;
+        }
+        return new SessionMemory(Map.copyOf(memories), own, streams);
     }
 
     private static MemoryInfo find(List<MemoryInfo> infos, MemoryDevice device, MemoryInfo.Kind kind) {
@@ -109,6 +124,25 @@ final class SessionMemory implements AutoCloseable {
     }
 
     /**
+     * Gets the session's stream of a memory device.
+     *
+     * @param device the device
+     * @return its stream, or {@code null}
+     */
+    SyncStream stream(MemoryDevice device) {
+        return streams.stream(device);
+    }
+
+    /**
+     * Gets the session's streams.
+     *
+     * @return the streams, empty when no EP of the session is stream aware
+     */
+    SessionStreams streams() {
+        return streams;
+    }
+
+    /**
      * Keeps an initializer copied into EP memory until the session is released.
      *
      * @param t the copy
@@ -117,9 +151,13 @@ final class SessionMemory implements AutoCloseable {
         constants.add(t);
     }
 
-    /** Closes the initializers copied into EP memory, and gives back allocators of the session's own. */
+    /**
+     * Waits for and releases the session's streams, then closes the initializers copied into EP memory and gives back
+     * allocators of the session's own.
+     */
     @Override
     public synchronized void close() {
+        streams.close();
         for (Tensor t : constants) {
             t.close();
         }

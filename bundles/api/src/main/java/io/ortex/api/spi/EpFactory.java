@@ -108,4 +108,31 @@ public interface EpFactory {
     default Optional<DataTransfer> dataTransfer() {
         return Optional.empty();
     }
+
+    /**
+     * Tells whether the EPs of this factory queue their device work on streams, the counterpart of
+     * {@code OrtEpFactory::IsStreamAware}. When true, the runtime creates a {@link SyncStream} per session for the
+     * non-CPU {@link ExecutionProvider#memoryDevice()} of each of its EPs ({@link ExecutionProvider#createSyncStream},
+     * falling back to {@link #createSyncStream}), hands it to their kernels and data transfers, and synchronizes
+     * readers on other streams or the host through {@link SyncNotification}s. Default: false, and the runtime makes
+     * no stream call at all. Added in package version 0.7.0.
+     *
+     * @return true for a stream-aware factory
+     */
+    default boolean isStreamAware() {
+        return false;
+    }
+
+    /**
+     * Creates a stream for one of this factory's memory devices, the counterpart of
+     * {@code OrtEpFactory::CreateSyncStreamForDevice}: the runtime calls it for a session whose EP created none
+     * itself, and may call it outside sessions. Only called when {@link #isStreamAware()}. Default: none.
+     *
+     * @param device a non-CPU memory device of this factory's EPs
+     * @param options the stream's options (for a session's stream, the session's configuration entries)
+     * @return the stream, or empty when this factory creates none for that device
+     */
+    default Optional<SyncStream> createSyncStream(MemoryDevice device, Map<String, String> options) {
+        return Optional.empty();
+    }
 }

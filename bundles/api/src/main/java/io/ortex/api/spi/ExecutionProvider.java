@@ -147,6 +147,34 @@ public interface ExecutionProvider {
     }
 
     /**
+     * Called after each run of the session, also when it failed, the counterpart of {@code OrtEp::OnRunEnd} with its
+     * {@code sync_stream} flag; the runtime calls this form, whose default calls {@link #onRunEnd(Map)}. By then the
+     * runtime has waited for the work the run queued on the session's streams and called each stream's
+     * {@link SyncStream#onSessionRunEnd()}. Added in package version 0.7.0.
+     *
+     * @param runConfig the run's configuration entries
+     * @param syncStream whether the EP should synchronize its streams now: false when the run's options set
+     *     {@link io.ortex.api.RunOptions#DISABLE_SYNCHRONIZE_EXECUTION_PROVIDERS} to {@code 1}
+     */
+    default void onRunEnd(Map<String, String> runConfig, boolean syncStream) {
+        onRunEnd(runConfig);
+    }
+
+    /**
+     * Creates the session's stream for one of the EP's memory devices, the counterpart of
+     * {@code OrtEp::CreateSyncStreamForDevice}. Called once per session, only when the factory
+     * {@link EpFactory#isStreamAware() is stream aware} and for a memory device that is not host memory; when this
+     * returns empty the runtime asks {@link EpFactory#createSyncStream} instead. The runtime closes the stream when
+     * the session closes. Added in package version 0.7.0; default: none.
+     *
+     * @param device the EP's {@link #memoryDevice()}
+     * @return the stream, or empty to fall back to the factory's
+     */
+    default Optional<SyncStream> createSyncStream(MemoryDevice device) {
+        return Optional.empty();
+    }
+
+    /**
      * Describes what the EP compiled a graph for, to be stored in a compiled model's metadata under
      * {@code ep_compatibility_info.<EP name>} and judged later by
      * {@link EpFactory#validateCompiledModelCompatibility}. Mirrors ONNX Runtime's

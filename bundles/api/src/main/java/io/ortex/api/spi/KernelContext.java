@@ -103,4 +103,19 @@ public interface KernelContext {
     default Optional<TensorAllocator> allocator(MemoryDevice memory) {
         return Optional.empty();
     }
+
+    /**
+     * Gets the stream the kernel's EP queues its device work on in this run, the counterpart of
+     * {@code KernelContext_GetGPUComputeStream}: the session's {@link SyncStream} of the EP's memory device when its
+     * factory {@link EpFactory#isStreamAware() is stream aware}. Outputs the kernel returns may be filled later, in
+     * the stream's order; the runtime makes their readers on other streams or the host wait, and keeps the inputs
+     * alive until the stream's work for the run is done. Work queued on the stream must not use what
+     * {@link #allocate} returns (recycled once the kernel returns) nor this context: it allocates from the EP's
+     * {@link #allocator}. Added in package version 0.7.0; the default has none.
+     *
+     * @return the stream, or empty when the kernel's EP has none (it then computes its outputs before returning)
+     */
+    default Optional<SyncStream> syncStream() {
+        return Optional.empty();
+    }
 }

@@ -6,8 +6,10 @@ import io.ortex.api.Tensor;
 import io.ortex.api.spi.DataTransfer;
 import io.ortex.api.spi.MemoryDevice;
 import io.ortex.api.spi.MemoryInfo;
+import io.ortex.api.spi.SyncStream;
 import io.ortex.api.spi.TensorAllocator;
 import java.nio.ByteBuffer;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -110,6 +112,33 @@ final class DeviceMemory {
             Tensor copy = allocator.allocate(tensor.type(), tensor.shape());
             tensor.copyTo(copy.buffer());
             return copy;
+        }
+
+        /**
+         * Copies as part of a stream's work: a copy back to host memory is queued on the emulated NPU's stream (its
+         * elements are there only once the stream has run it, which the runtime waits for before the host reads
+         * them); a copy into the NPU's memory reads its host source at once, as the runtime requires, and so needs no
+         * stream.
+         */
+        @Override
+        public Tensor copy(Tensor tensor, MemoryDevice source, MemoryDevice target, TensorAllocator allocator,
+                           SyncStream stream) {
+            if (!(stream instanceof NpuStream npu) || !target.equals(MemoryDevice.CPU)) {
+                return allocator == null ? copy(tensor, source, target) : copy(tensor, source, target, allocator);
+            }
+            if (!canCopy(source, target)) {
+                throw new IllegalArgumentException(ExampleEpFactory.NAME + " cannot copy from " + source + " to "
+                        + target);
+            }
+            if (!tensor.isOffHeap()) {
+                throw new IllegalArgumentException("a tensor said to be in " + source + " is on the Java heap");
+            }
+            Tensor host = Tensor.zeros(tensor.type(), tensor.shape());
+            ((Executor) npu.handle()).execute(() -> {
+                Tensor read = tensor.toHeap();
+                System.arraycopy(read.data(), 0, host.data(), 0, read.size());
+            });
+            return host;
         }
     }
 }

@@ -13,8 +13,10 @@ import io.ortex.api.spi.DataTransfer;
 import io.ortex.api.spi.EpFactory;
 import io.ortex.api.spi.EpMemory;
 import io.ortex.api.spi.ExecutionProvider;
+import io.ortex.api.spi.MemoryDevice;
 import io.ortex.api.spi.MemoryInfo;
 import io.ortex.api.spi.SupportedDevice;
+import io.ortex.api.spi.SyncStream;
 import io.ortex.api.spi.TensorAllocator;
 import io.ortex.ep.example.program.ProgramCodec;
 import java.util.HashMap;
@@ -22,6 +24,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.osgi.service.component.annotations.Component;
 
 /**
@@ -69,6 +72,13 @@ public final class ExampleEpFactory implements EpFactory, EpMemory {
      * only where the CPU reads them. Given per session as {@code ep.exampleexecutionprovider.memory}.
      */
     public static final String OPTION_MEMORY = "memory";
+    /**
+     * EP option: how many milliseconds each partition's program waits on the emulated NPU's stream before it runs
+     * ({@code memory=device} only), 0 by default; given per session as
+     * {@code ep.exampleexecutionprovider.stream_delay_ms}. Emulates a slow device, so that a reader that does not wait
+     * for the stream would see outputs not yet written.
+     */
+    public static final String OPTION_STREAM_DELAY_MS = "stream_delay_ms";
 
     /** The architecture written into EPContext nodes ({@code hardware_architecture}): the host-emulated NPU. */
     public static final String HARDWARE_ARCHITECTURE = "ortex-emulated-npu";
@@ -78,6 +88,8 @@ public final class ExampleEpFactory implements EpFactory, EpMemory {
             Map.of(HardwareDevice.IS_VIRTUAL, "1"));
 
     private static final String SESSION_OPTION_PREFIX = "ep." + NAME.toLowerCase(Locale.ROOT) + ".";
+
+    private final AtomicInteger liveStreams = new AtomicInteger();
 
     /** Creates the factory; called by {@link java.util.ServiceLoader} or the OSGi runtime. */
     public ExampleEpFactory() {
@@ -205,6 +217,52 @@ public final class ExampleEpFactory implements EpFactory, EpMemory {
     /** Takes back an allocator; its blocks are freed by the garbage collector once their tensors are closed. */
     @Override
     public void releaseAllocator(TensorAllocator allocator) {
+    }
+
+    /**
+     * Says the EP queues its work on streams ({@code OrtEpFactory::IsStreamAware}): in a session with the EP option
+     * {@code memory=device}, the runtime asks {@link #createSyncStream} for the emulated NPU's stream.
+     */
+    @Override
+    public boolean isStreamAware() {
+        return true;
+    }
+
+    /**
+     * Creates a stream of the emulated NPU ({@code OrtEpFactory::CreateSyncStreamForDevice}; the EP creates none
+     * itself, so sessions get theirs here): a thread of its own that runs the partitions' programs and the copies back
+     * to host memory in order. The option {@code ep.exampleexecutionprovider.stream_delay_ms} (0 by default) delays
+     * each program on the stream, emulating a slower device.
+     *
+     * @throws InvalidArgumentException when the delay is not a non-negative number
+     */
+    @Override
+    public Optional<SyncStream> createSyncStream(MemoryDevice device, Map<String, String> options) {
+        if (!device.equals(DeviceMemory.NPU_MEMORY)) {
+            return Optional.empty();
+        }
+        String delay = options.getOrDefault(SESSION_OPTION_PREFIX + OPTION_STREAM_DELAY_MS, "0");
+        long millis;
+        try {
+            millis = Long.parseLong(delay);
+        } catch (NumberFormatException e) {
+            millis = -1;
+        }
+        if (millis < 0) {
+            throw new InvalidArgumentException("EP option " + Names.quote(OPTION_STREAM_DELAY_MS) + " of " + NAME
+                    + " must be a number of milliseconds, got " + Names.quote(delay));
+        }
+        liveStreams.incrementAndGet();
+        return Optional.of(new NpuStream(millis, liveStreams::decrementAndGet));
+    }
+
+    /**
+     * Gets how many streams this factory created that are not yet released.
+     *
+     * @return the count
+     */
+    int liveStreams() {
+        return liveStreams.get();
     }
 
     /** Copies between host memory and the emulated NPU's memory ({@code OrtEpFactory::CreateDataTransfer}). */

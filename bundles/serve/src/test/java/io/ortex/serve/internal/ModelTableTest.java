@@ -95,8 +95,9 @@ class ModelTableTest {
 
         List<Future<float[]>> answers = new ArrayList<>();
         answers.add(submit(2));
-        await(() -> entry("1").inFlight() == 1, "the first request forms a batch");
-        assertEquals(0, entry("1").queued(), "a request in a batch being formed is no longer queued");
+        // in flight from the moment it is accepted, queued until the batcher takes it to form a batch
+        await(() -> entry("1").inFlight() == 1 && entry("1").queued() == 0,
+                "the first request leaves the queue to form a batch");
         answers.add(submit(3));
         answers.add(submit(4));
         await(() -> entry("1").queued() == 2, "two requests of other widths are queued");

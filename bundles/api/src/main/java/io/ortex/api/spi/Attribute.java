@@ -23,6 +23,8 @@ public final class Attribute {
 
     /**
      * Creates a float attribute.
+     * Mirrors ONNX Runtime's {@code CreateOpAttr} (model editor API), with which an EP builds its EPContext nodes'
+     * attributes.
      *
      * @param name the name
      * @param value the value
@@ -34,6 +36,8 @@ public final class Attribute {
 
     /**
      * Creates an integer attribute.
+     * Mirrors ONNX Runtime's {@code CreateOpAttr} (model editor API), with which an EP builds its EPContext nodes'
+     * attributes.
      *
      * @param name the name
      * @param value the value
@@ -45,6 +49,8 @@ public final class Attribute {
 
     /**
      * Creates a string attribute.
+     * Mirrors ONNX Runtime's {@code CreateOpAttr} (model editor API), with which an EP builds its EPContext nodes'
+     * attributes.
      *
      * @param name the name
      * @param value the value
@@ -58,6 +64,8 @@ public final class Attribute {
      * Creates a string attribute whose value is made when first read, once: for a model reader, whose string
      * attributes are bytes that may be large and are rarely read as text (an EPContext node's embedded payload).
      * Added in package version 0.3.0.
+     * Mirrors ONNX Runtime's {@code CreateOpAttr} (model editor API), with which an EP builds its EPContext nodes'
+     * attributes.
      *
      * @param name the name
      * @param value makes the value; called at most once, on the first thread that reads it
@@ -87,6 +95,8 @@ public final class Attribute {
 
     /**
      * Creates a tensor attribute.
+     * Mirrors ONNX Runtime's {@code CreateOpAttr} (model editor API), with which an EP builds its EPContext nodes'
+     * attributes.
      *
      * @param name the name
      * @param value the value
@@ -98,6 +108,8 @@ public final class Attribute {
 
     /**
      * Creates a graph attribute.
+     * Mirrors ONNX Runtime's {@code CreateOpAttr} (model editor API), with which an EP builds its EPContext nodes'
+     * attributes.
      *
      * @param name the name
      * @param value the value
@@ -109,6 +121,8 @@ public final class Attribute {
 
     /**
      * Creates a float-list attribute.
+     * Mirrors ONNX Runtime's {@code CreateOpAttr} (model editor API), with which an EP builds its EPContext nodes'
+     * attributes.
      *
      * @param name the name
      * @param value the values (copied)
@@ -120,6 +134,8 @@ public final class Attribute {
 
     /**
      * Creates an integer-list attribute.
+     * Mirrors ONNX Runtime's {@code CreateOpAttr} (model editor API), with which an EP builds its EPContext nodes'
+     * attributes.
      *
      * @param name the name
      * @param value the values (copied)
@@ -131,6 +147,8 @@ public final class Attribute {
 
     /**
      * Creates a string-list attribute.
+     * Mirrors ONNX Runtime's {@code CreateOpAttr} (model editor API), with which an EP builds its EPContext nodes'
+     * attributes.
      *
      * @param name the name
      * @param value the values
@@ -142,6 +160,8 @@ public final class Attribute {
 
     /**
      * Creates a tensor-list attribute.
+     * Mirrors ONNX Runtime's {@code CreateOpAttr} (model editor API), with which an EP builds its EPContext nodes'
+     * attributes.
      *
      * @param name the name
      * @param value the values
@@ -153,6 +173,8 @@ public final class Attribute {
 
     /**
      * Creates a graph-list attribute.
+     * Mirrors ONNX Runtime's {@code CreateOpAttr} (model editor API), with which an EP builds its EPContext nodes'
+     * attributes.
      *
      * @param name the name
      * @param value the values
@@ -164,6 +186,7 @@ public final class Attribute {
 
     /**
      * Gets the attribute's name.
+     * Mirrors ONNX Runtime's {@code OpAttr_GetName}.
      *
      * @return the name
      */
@@ -173,6 +196,7 @@ public final class Attribute {
 
     /**
      * Gets the attribute's type.
+     * Mirrors ONNX Runtime's {@code OpAttr_GetType}.
      *
      * @return the type
      */
@@ -182,6 +206,7 @@ public final class Attribute {
 
     /**
      * Reads a float attribute; an integer attribute is widened.
+     * Mirrors ONNX Runtime's {@code ReadOpAttr}.
      *
      * @return the value
      * @throws InvalidModelException when the attribute is of another type
@@ -195,6 +220,7 @@ public final class Attribute {
 
     /**
      * Reads an integer attribute.
+     * Mirrors ONNX Runtime's {@code ReadOpAttr}.
      *
      * @return the value
      */
@@ -204,6 +230,7 @@ public final class Attribute {
 
     /**
      * Reads a string attribute.
+     * Mirrors ONNX Runtime's {@code ReadOpAttr}.
      *
      * @return the value
      */
@@ -214,6 +241,7 @@ public final class Attribute {
 
     /**
      * Reads a tensor attribute.
+     * Mirrors ONNX Runtime's {@code OpAttr_GetTensorAttributeAsOrtValue}.
      *
      * @return the value
      */
@@ -223,6 +251,7 @@ public final class Attribute {
 
     /**
      * Reads a graph attribute.
+     * ONNX Runtime hands graph attributes out through {@code Node_GetSubgraphs} instead.
      *
      * @return the value
      */
@@ -232,6 +261,7 @@ public final class Attribute {
 
     /**
      * Reads a float-list attribute.
+     * Mirrors ONNX Runtime's {@code ReadOpAttr}.
      *
      * @return a copy of the values
      */
@@ -241,6 +271,7 @@ public final class Attribute {
 
     /**
      * Reads an integer-list attribute.
+     * Mirrors ONNX Runtime's {@code ReadOpAttr}.
      *
      * @return a copy of the values
      */

@@ -27,6 +27,8 @@ public interface ComputeKernel extends AutoCloseable {
      * during compile, or produce it here). The runtime turns it into an {@code EPContext} node named after the fused
      * node, whose {@code source} is {@link ExecutionProvider#name()}. A kernel that returns empty is not compiled
      * ahead: its group's original nodes stay in the compiled model. Default: empty.
+     * ONNX Runtime's counterpart is the EPContext node an EP creates in {@code OrtEp::Compile} (its {@code
+     * ep_context_nodes} output).
      *
      * @return the payload, or empty when this kernel cannot be saved
      */
@@ -34,7 +36,10 @@ public interface ComputeKernel extends AutoCloseable {
         return Optional.empty();
     }
 
-    /** Releases what the kernel holds; called once, when the session closes. Default: nothing. */
+    /**
+     * Releases what the kernel holds; called once, when the session closes. Mirrors ONNX Runtime's
+     * {@code OrtEp::ReleaseNodeComputeInfos} for this kernel. Default: nothing.
+     */
     @Override
     default void close() {
     }

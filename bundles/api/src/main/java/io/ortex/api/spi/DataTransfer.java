@@ -21,6 +21,7 @@ public interface DataTransfer {
 
     /**
      * Copies a tensor.
+     * Mirrors ONNX Runtime's {@code OrtDataTransferImpl::CopyTensors}.
      *
      * @param tensor the tensor, in {@code source} memory
      * @param source where it is
@@ -55,6 +56,7 @@ public interface DataTransfer {
      * runtime may reuse that memory at once. The default copies at once, ignoring the stream: through
      * {@link #copy(Tensor, MemoryDevice, MemoryDevice, TensorAllocator)} when there is an allocator, else through
      * {@link #copy(Tensor, MemoryDevice, MemoryDevice)}. Added in package version 0.7.0.
+     * Mirrors ONNX Runtime's {@code OrtDataTransferImpl::CopyTensors}.
      *
      * @param tensor the tensor, in {@code source} memory
      * @param source where it is

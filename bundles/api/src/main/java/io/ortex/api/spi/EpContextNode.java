@@ -116,6 +116,8 @@ public record EpContextNode(String name, String source, boolean mainContext, boo
 
     /**
      * Gets a shared blob the payload refers to.
+     * The payload ONNX Runtime's EPs read from the node's {@code ep_cache_context} attribute or the file it names; the
+     * runtime reads it for them.
      *
      * @param key the blob's key ({@link SharedBlob#key()})
      * @return a copy of its bytes, or empty when the node has no blob of that key
@@ -127,6 +129,8 @@ public record EpContextNode(String name, String source, boolean mainContext, boo
 
     /**
      * Gets a copy of the payload.
+     * The payload ONNX Runtime's EPs read from the node's {@code ep_cache_context} attribute or the file it names; the
+     * runtime reads it for them.
      *
      * @return the bytes
      */
@@ -137,6 +141,8 @@ public record EpContextNode(String name, String source, boolean mainContext, boo
 
     /**
      * Tells whether a node is an EPContext node.
+     * ONNX Runtime's EPs read the node's op type, domain and {@code source} attribute themselves ({@code
+     * Node_GetOperatorType}, {@code Node_GetDomain}, {@code Node_GetAttributeByName}).
      *
      * @param node the node
      * @return true for op {@code EPContext} in domain {@code com.microsoft}
@@ -148,6 +154,8 @@ public record EpContextNode(String name, String source, boolean mainContext, boo
     /**
      * Gets the {@code source} of an EPContext node, which EPs compare with their key in
      * {@link ExecutionProvider#getCapability}.
+     * ONNX Runtime's EPs read the node's op type, domain and {@code source} attribute themselves ({@code
+     * Node_GetOperatorType}, {@code Node_GetDomain}, {@code Node_GetAttributeByName}).
      *
      * @param node the node
      * @return the source, or empty when the node is not an EPContext node or has no source

@@ -19,6 +19,7 @@ import java.util.Objects;
  * ({@code ep.stop_share_ep_contexts=1}) writes; loading gives them back through
  * {@link EpContextNode#sharedBlob(String)}. Without sharing the runtime accepts blobs too and writes them to a shared
  * context binary of that model alone. Immutable.
+ * The bytes ONNX Runtime's EPs store in an EPContext node's {@code ep_cache_context}; Ortex's own type.
  *
  * @param data the payload; copied at construction and by the accessor
  * @param sdkVersion written as {@code ep_sdk_version}: the version of the EP (or its SDK) that produced the payload
@@ -51,6 +52,7 @@ public record EpContextPayload(byte[] data, String sdkVersion, String hardwareAr
 
     /**
      * Creates a payload that refers to no shared blob, copying the data.
+     * The bytes ONNX Runtime's EPs store in an EPContext node's {@code ep_cache_context}; Ortex's own type.
      *
      * @param data the payload
      * @param sdkVersion the EP or SDK version, not null
@@ -63,6 +65,7 @@ public record EpContextPayload(byte[] data, String sdkVersion, String hardwareAr
 
     /**
      * Gets a copy of the payload.
+     * The bytes ONNX Runtime's EPs store in an EPContext node's {@code ep_cache_context}; Ortex's own type.
      *
      * @return the bytes
      */
@@ -73,6 +76,7 @@ public record EpContextPayload(byte[] data, String sdkVersion, String hardwareAr
 
     /**
      * Gets the payload's size without copying it.
+     * The bytes ONNX Runtime's EPs store in an EPContext node's {@code ep_cache_context}; Ortex's own type.
      *
      * @return the number of bytes
      */

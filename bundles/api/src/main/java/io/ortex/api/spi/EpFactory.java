@@ -31,6 +31,7 @@ public interface EpFactory {
 
     /**
      * Gets the vendor name of the EP.
+     * Mirrors ONNX Runtime's {@code OrtEpFactory::GetVendor}.
      *
      * @return the vendor
      */
@@ -38,6 +39,7 @@ public interface EpFactory {
 
     /**
      * Gets the PCI vendor id of the EP's owner, used to order devices whose vendor matches the EP's.
+     * Mirrors ONNX Runtime's {@code OrtEpFactory::GetVendorId}.
      *
      * @return the vendor id, 0 when none
      */
@@ -45,6 +47,7 @@ public interface EpFactory {
 
     /**
      * Gets the EP version, which must be a SemVer 2.0 string; it becomes the EP devices' {@code version} metadata.
+     * Mirrors ONNX Runtime's {@code OrtEpFactory::GetVersion}.
      *
      * @return the version, such as {@code 1.0.0}
      */
@@ -52,6 +55,7 @@ public interface EpFactory {
 
     /**
      * Tells which of the given devices this EP can use.
+     * Mirrors ONNX Runtime's {@code OrtEpFactory::GetSupportedDevices}.
      *
      * @param hardware the hardware devices of the environment
      * @param environmentConfig the environment configuration (for example {@code allow_virtual_devices})
@@ -61,6 +65,7 @@ public interface EpFactory {
 
     /**
      * Creates an EP instance for one session.
+     * Mirrors ONNX Runtime's {@code OrtEpFactory::CreateEp}.
      *
      * @param devices the devices selected for it, from its own {@link #supportedDevices} answer
      * @param sessionConfig the session's configuration entries, EP options included as {@code ep.<name>.<key>}, and
@@ -71,6 +76,7 @@ public interface EpFactory {
 
     /**
      * Releases an EP this factory created, when the session that owns it closes.
+     * Mirrors ONNX Runtime's {@code OrtEpFactory::ReleaseEp}.
      *
      * @param ep the EP
      */
@@ -79,6 +85,7 @@ public interface EpFactory {
     /**
      * Judges whether a model this EP compiled earlier suits the given devices, from the compatibility string the EP
      * wrote into the model ({@link ExecutionProvider#compatibilityInfo}). Default: {@code NOT_APPLICABLE}.
+     * Mirrors ONNX Runtime's {@code OrtEpFactory::ValidateCompiledModelCompatibilityInfo}.
      *
      * @param devices the hardware devices the model would run on
      * @param compatibilityInfo the string stored in the model's metadata
@@ -91,6 +98,7 @@ public interface EpFactory {
 
     /**
      * Explains why this EP cannot use a device. Default: compatible.
+     * Mirrors ONNX Runtime's {@code OrtEpFactory::GetHardwareDeviceIncompatibilityDetails}.
      *
      * @param device the hardware device
      * @return the details
@@ -102,6 +110,7 @@ public interface EpFactory {
     /**
      * Gets the data transfer between host memory and this EP's memory, for EPs whose
      * {@link ExecutionProvider#memoryDevice()} is not host memory. Default: none.
+     * Mirrors ONNX Runtime's {@code OrtEpFactory::CreateDataTransfer}.
      *
      * @return the data transfer, or empty
      */

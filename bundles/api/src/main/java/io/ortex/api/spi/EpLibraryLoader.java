@@ -23,6 +23,8 @@ public interface EpLibraryLoader {
 
     /**
      * Tells whether this loader handles a file, from its name or first bytes. It must not load the file.
+     * The loading half of ONNX Runtime's {@code RegisterExecutionProviderLibrary}, which opens the library and calls
+     * its {@code CreateEpFactories}.
      *
      * @param file a regular file that is not a jar
      * @return true when {@link #load} should be tried
@@ -31,6 +33,8 @@ public interface EpLibraryLoader {
 
     /**
      * Loads a library.
+     * The loading half of ONNX Runtime's {@code RegisterExecutionProviderLibrary}, which opens the library and calls
+     * its {@code CreateEpFactories}.
      *
      * @param name the registration name (ending in {@code .virtual} when the library may offer virtual devices)
      * @param file the library file

@@ -8,6 +8,7 @@ import java.util.List;
 public interface FusedNode {
     /**
      * Gets the fused node's name, unique in the session and stable for the same model.
+     * Mirrors ONNX Runtime's {@code Node_GetName} on a fused node passed to {@code OrtEp::Compile}.
      *
      * @return the name
      */
@@ -15,6 +16,7 @@ public interface FusedNode {
 
     /**
      * Gets the names of the values the kernel receives, in order.
+     * Mirrors ONNX Runtime's {@code Node_GetInputs} on a fused node passed to {@code OrtEp::Compile}.
      *
      * @return the input names
      */
@@ -22,6 +24,7 @@ public interface FusedNode {
 
     /**
      * Gets the names of the values the kernel returns, in order.
+     * Mirrors ONNX Runtime's {@code Node_GetOutputs} on a fused node passed to {@code OrtEp::Compile}.
      *
      * @return the output names
      */

@@ -12,6 +12,7 @@ public interface GraphSupport {
      * Claims a group of nodes to be fused into one compiled partition. No node outside the group may lie on a path
      * between two nodes of the group; a group that breaks this, or that touches a node owned by another EP, is
      * refused and the EP's whole answer for this graph is dropped.
+     * Mirrors ONNX Runtime's {@code EpGraphSupportInfo_AddNodesToFuse}.
      *
      * @param nodes the nodes, at least one
      * @param options fusion options
@@ -20,6 +21,7 @@ public interface GraphSupport {
 
     /**
      * Claims a group of nodes with default fusion options.
+     * Mirrors ONNX Runtime's {@code EpGraphSupportInfo_AddNodesToFuse}.
      *
      * @param nodes the nodes, at least one
      */
@@ -29,6 +31,7 @@ public interface GraphSupport {
 
     /**
      * Claims one node to run on its own; it is compiled as a group of one.
+     * Mirrors ONNX Runtime's {@code EpGraphSupportInfo_AddSingleNode}.
      *
      * @param node the node
      */

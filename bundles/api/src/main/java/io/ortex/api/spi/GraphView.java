@@ -19,6 +19,7 @@ public interface GraphView {
 
     /**
      * Gets the nodes in a stable topological order.
+     * Mirrors ONNX Runtime's {@code Graph_GetNodes}.
      *
      * @return the nodes
      */
@@ -26,6 +27,7 @@ public interface GraphView {
 
     /**
      * Gets the graph inputs, in order, including initializers that the model lists as inputs.
+     * Mirrors ONNX Runtime's {@code Graph_GetInputs}.
      *
      * @return the inputs
      */
@@ -33,6 +35,7 @@ public interface GraphView {
 
     /**
      * Gets the graph outputs, in order.
+     * Mirrors ONNX Runtime's {@code Graph_GetOutputs}.
      *
      * @return the outputs
      */
@@ -40,6 +43,7 @@ public interface GraphView {
 
     /**
      * Gets the initializers (constant or overridable) of this graph.
+     * Mirrors ONNX Runtime's {@code Graph_GetInitializers}.
      *
      * @return the initializers
      */
@@ -47,6 +51,7 @@ public interface GraphView {
 
     /**
      * Finds a value by name in this graph or, for a subgraph, in the graphs around it.
+     * ONNX Runtime has no lookup by name; its EPs walk {@code Graph_GetInputs}, {@code Node_GetInputs} and the like.
      *
      * @param name the value's name
      * @return the value, or empty
@@ -55,6 +60,7 @@ public interface GraphView {
 
     /**
      * Gets the operator-set imports: domain ({@code ""} for ONNX) to version.
+     * Mirrors ONNX Runtime's {@code Graph_GetOperatorSets}.
      *
      * @return the opset imports of the model
      */
@@ -62,6 +68,7 @@ public interface GraphView {
 
     /**
      * Gets the model's IR version.
+     * Mirrors ONNX Runtime's {@code Graph_GetOnnxIRVersion}.
      *
      * @return the IR version
      */
@@ -69,6 +76,7 @@ public interface GraphView {
 
     /**
      * Gets the model file's path.
+     * Mirrors ONNX Runtime's {@code Graph_GetModelPath}.
      *
      * @return the path, or empty when the model was loaded from bytes
      */
@@ -76,6 +84,7 @@ public interface GraphView {
 
     /**
      * Gets the node that holds this graph as an attribute.
+     * Mirrors ONNX Runtime's {@code Graph_GetParentNode}.
      *
      * @return the parent node, or empty for the main graph and for group views
      */
@@ -83,6 +92,7 @@ public interface GraphView {
 
     /**
      * Gets the model's metadata ({@code metadata_props}).
+     * Mirrors ONNX Runtime's {@code Graph_GetModelMetadata}.
      *
      * @return the metadata
      */
@@ -95,6 +105,7 @@ public interface GraphView {
      * the model's folder (or, for a model loaded from bytes, to the folder of the session's
      * {@code ep.context_file_path}); a path that is absolute or leads out of that folder is refused. Default:
      * unsupported, as only the graphs the runtime hands to {@code compile} can read payloads.
+     * ONNX Runtime's EPs read an EPContext node's attributes and context file themselves; the runtime does it here.
      *
      * @param node an EPContext node of this graph
      * @return the node's attributes and payload

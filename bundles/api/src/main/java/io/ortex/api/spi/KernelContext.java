@@ -15,6 +15,7 @@ import java.util.Optional;
 public interface KernelContext {
     /**
      * Gets how many threads {@link #parallelFor} may use.
+     * The thread count ONNX Runtime's {@code KernelContext_ParallelFor} splits over.
      *
      * @return at least 1
      */
@@ -23,6 +24,7 @@ public interface KernelContext {
     /**
      * Runs {@code body} over {@code [0, count)} split into contiguous chunks, on the intra-op threads and the
      * calling thread, and returns when every chunk is done. With one thread or a small count it runs inline.
+     * Mirrors ONNX Runtime's {@code KernelContext_ParallelFor}.
      *
      * @param count the number of items
      * @param minChunk the smallest number of items worth handing to another thread
@@ -36,6 +38,8 @@ public interface KernelContext {
      * when the kernel returns, so scratch needs no release); a tensor that reaches the caller as a graph output is
      * never recycled. The kernel may write the elements until it returns the tensor; from then on the tensor is
      * immutable like any other. The default makes a new tensor.
+     * Mirrors ONNX Runtime's {@code KernelContext_GetOutput} for outputs and {@code KernelContext_GetAllocator} for
+     * scratch.
      *
      * @param type the element type
      * @param shape the dimensions
@@ -48,6 +52,8 @@ public interface KernelContext {
     /**
      * Gets a tensor as {@link #allocate} does but without clearing it: its elements are unspecified, so the kernel
      * must write every one of them. Saves the clearing pass for kernels that overwrite their whole output.
+     * Mirrors ONNX Runtime's {@code KernelContext_GetOutput} for outputs and {@code KernelContext_GetAllocator} for
+     * scratch.
      *
      * @param type the element type
      * @param shape the dimensions
@@ -59,6 +65,8 @@ public interface KernelContext {
 
     /**
      * Tells whether the run was cancelled; a long kernel may check it and stop early.
+     * ONNX Runtime's counterpart is the run's terminate flag ({@code RunOptionsSetTerminate}), which its kernels see
+     * through the run.
      *
      * @return true when the caller asked to terminate the run
      */
@@ -69,6 +77,8 @@ public interface KernelContext {
     /**
      * Runs a nested subgraph of a node this kernel computes (the branch of an If, the body of a Loop or Scan),
      * through the kernels the session's EPs compiled for it.
+     * What ONNX Runtime's control-flow kernels ({@code CreateIfKernel}, {@code CreateLoopKernel}, {@code
+     * CreateScanKernel}) do for an EP.
      *
      * @param subgraph a subgraph from {@link NodeView#subgraphs()} of one of the kernel's nodes
      * @param values the subgraph's inputs by its input names, plus the outer-scope values it reads (the node's
@@ -85,6 +95,7 @@ public interface KernelContext {
     interface RangeBody {
         /**
          * Processes items {@code [from, to)}.
+         * The callback of ONNX Runtime's {@code KernelContext_ParallelFor}.
          *
          * @param from the first item
          * @param to one past the last item

@@ -14,6 +14,8 @@ public interface KernelInfo {
 
     /**
      * Gets the definition the runtime matched to the node.
+     * Mirrors the kernel definition ONNX Runtime's {@code OrtKernelInfo} carries ({@code KernelDef_GetOperatorType} and
+     * the other {@code KernelDef_*} getters).
      *
      * @return the definition
      */

@@ -35,6 +35,7 @@ public final class KernelRegistry {
 
     /**
      * Lists the kernels in the order they were added.
+     * The kernels added with ONNX Runtime's {@code KernelRegistry_AddKernel}.
      *
      * @return a copy of the entries
      */
@@ -46,6 +47,7 @@ public final class KernelRegistry {
 
     /**
      * One registered kernel.
+     * One {@code KernelRegistry_AddKernel} call: a definition and the function that creates the kernel.
      *
      * @param definition what it serves
      * @param create makes the kernel of a node

@@ -9,6 +9,7 @@ import java.util.List;
 public interface LoadedEpLibrary extends AutoCloseable {
     /**
      * Gets the library's factories, which the runtime registers under the library's name.
+     * Mirrors ONNX Runtime's {@code CreateEpFactories}.
      *
      * @return the factories; may be empty when the library offers no EP
      */
@@ -17,6 +18,7 @@ public interface LoadedEpLibrary extends AutoCloseable {
     /**
      * Unloads the library. The runtime calls it once, after every session that held one of its EPs has released it
      * (or when registering it failed); nothing of the library runs afterwards.
+     * Mirrors ONNX Runtime's {@code ReleaseEpFactory} for each factory, then the library's unloading.
      */
     @Override
     void close();

@@ -40,6 +40,7 @@ public record MemoryDevice(HardwareDeviceType type, MemoryType memoryType, int v
 
     /**
      * Tells whether the CPU can use this memory directly.
+     * Mirrors ONNX Runtime's {@code MemoryDevice_GetDeviceType} compared with CPU.
      *
      * @return true for CPU memory and host-accessible memory
      */

@@ -34,6 +34,7 @@ public final class ModelExport {
 
     /**
      * Gets the serialized {@code ModelProto}.
+     * ONNX Runtime's counterpart is its {@code ort_graph_to_proto.h} helper, which serializes an {@code OrtGraph}.
      *
      * @return the bytes themselves, not a copy; do not change them
      */
@@ -54,6 +55,7 @@ public final class ModelExport {
     /**
      * Gets the name each node has in the model: its own name, or {@link NodeView#displayName()} when it has none,
      * with {@code _<id>} appended where two nodes would share a name, so that every name is unique.
+     * ONNX Runtime's counterpart is its {@code ort_graph_to_proto.h} helper, which serializes an {@code OrtGraph}.
      *
      * @return the names, in the order of the graph's nodes
      */

@@ -7,6 +7,7 @@ import java.util.TreeMap;
 
 /**
  * How {@link GraphView#exportModel} writes a graph as a standalone ONNX model. Immutable.
+ * Options of the export ONNX Runtime's {@code ort_graph_to_proto.h} helper does; Ortex's own.
  *
  * @param referenceExternalData true to keep initializers that the source model stores in external-data files as
  *     references to those files (the exported model then names them relative to
@@ -31,6 +32,7 @@ public record ModelExportOptions(boolean referenceExternalData, Map<String, Elem
 
     /**
      * Gives these options with element types for undeclared inputs.
+     * Options of the export ONNX Runtime's {@code ort_graph_to_proto.h} helper does; Ortex's own.
      *
      * @param types the element types, by value name
      * @return the new options

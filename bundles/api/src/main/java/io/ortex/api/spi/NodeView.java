@@ -18,6 +18,7 @@ public interface NodeView {
 
     /**
      * Gets the node's name as written in the model.
+     * Mirrors ONNX Runtime's {@code Node_GetName}.
      *
      * @return the name, possibly empty
      */
@@ -25,6 +26,7 @@ public interface NodeView {
 
     /**
      * Gets a name fit for messages: the node's name, or {@code <opType>_<id>} when it has none.
+     * Ortex's own, for messages: ONNX Runtime's {@code Node_GetName} may be empty.
      *
      * @return a non-empty name
      */
@@ -34,6 +36,7 @@ public interface NodeView {
 
     /**
      * Gets the operator type, such as {@code Conv}.
+     * Mirrors ONNX Runtime's {@code Node_GetOperatorType}.
      *
      * @return the operator type
      */
@@ -41,6 +44,7 @@ public interface NodeView {
 
     /**
      * Gets the operator domain, {@code ""} for the default ONNX domain.
+     * Mirrors ONNX Runtime's {@code Node_GetDomain}.
      *
      * @return the domain
      */
@@ -48,6 +52,7 @@ public interface NodeView {
 
     /**
      * Gets the opset version in force for this node's domain (from the model's opset imports).
+     * Mirrors ONNX Runtime's {@code Node_GetSinceVersion}.
      *
      * @return the opset version
      */
@@ -55,6 +60,7 @@ public interface NodeView {
 
     /**
      * Gets the inputs, in order; an omitted optional input is {@code null}.
+     * Mirrors ONNX Runtime's {@code Node_GetInputs}.
      *
      * @return the inputs
      */
@@ -62,6 +68,7 @@ public interface NodeView {
 
     /**
      * Gets the outputs, in order; an omitted optional output is {@code null}.
+     * Mirrors ONNX Runtime's {@code Node_GetOutputs}.
      *
      * @return the outputs
      */
@@ -69,6 +76,7 @@ public interface NodeView {
 
     /**
      * Gets the values from enclosing scopes that this node's subgraphs read.
+     * Mirrors ONNX Runtime's {@code Node_GetImplicitInputs}.
      *
      * @return the implicit inputs
      */
@@ -76,6 +84,7 @@ public interface NodeView {
 
     /**
      * Gets the attributes set on the node, by name.
+     * Mirrors ONNX Runtime's {@code Node_GetAttributes}.
      *
      * @return the attributes
      */
@@ -83,6 +92,7 @@ public interface NodeView {
 
     /**
      * Gets the subgraphs held by graph attributes, by attribute name.
+     * Mirrors ONNX Runtime's {@code Node_GetSubgraphs}.
      *
      * @return the subgraphs
      */
@@ -90,6 +100,7 @@ public interface NodeView {
 
     /**
      * Finds an attribute.
+     * Mirrors ONNX Runtime's {@code Node_GetAttributeByName}.
      *
      * @param name the attribute name
      * @return the attribute, or empty when it is not set
@@ -100,6 +111,7 @@ public interface NodeView {
 
     /**
      * Reads an integer attribute.
+     * ONNX Runtime's {@code Node_GetAttributeByName} followed by {@code ReadOpAttr}.
      *
      * @param name the attribute name
      * @param defaultValue the value when it is not set
@@ -112,6 +124,7 @@ public interface NodeView {
 
     /**
      * Reads a float attribute.
+     * ONNX Runtime's {@code Node_GetAttributeByName} followed by {@code ReadOpAttr}.
      *
      * @param name the attribute name
      * @param defaultValue the value when it is not set
@@ -124,6 +137,7 @@ public interface NodeView {
 
     /**
      * Reads a string attribute.
+     * ONNX Runtime's {@code Node_GetAttributeByName} followed by {@code ReadOpAttr}.
      *
      * @param name the attribute name
      * @param defaultValue the value when it is not set
@@ -136,6 +150,7 @@ public interface NodeView {
 
     /**
      * Reads an integer-list attribute.
+     * ONNX Runtime's {@code Node_GetAttributeByName} followed by {@code ReadOpAttr}.
      *
      * @param name the attribute name
      * @param defaultValue the value when it is not set (may be {@code null})
@@ -148,6 +163,7 @@ public interface NodeView {
 
     /**
      * Reads a float-list attribute.
+     * ONNX Runtime's {@code Node_GetAttributeByName} followed by {@code ReadOpAttr}.
      *
      * @param name the attribute name
      * @param defaultValue the value when it is not set (may be {@code null})
@@ -160,6 +176,7 @@ public interface NodeView {
 
     /**
      * Reads a tensor attribute.
+     * ONNX Runtime's {@code Node_GetAttributeByName} followed by {@code ReadOpAttr}.
      *
      * @param name the attribute name
      * @return the tensor, or {@code null} when it is not set

@@ -27,6 +27,8 @@ public final class PrePackedWeight {
 
     /**
      * Wraps a packed buffer that needs no release beyond garbage collection.
+     * The packed data of ONNX Runtime's {@code OrtKernelImpl::PrePackWeight}, shared through {@code
+     * SharedPrePackedWeightCache_StoreWeightData}.
      *
      * @param buffer the packed form, read only from now on
      * @param bytes its size, for diagnostics
@@ -38,6 +40,8 @@ public final class PrePackedWeight {
 
     /**
      * Wraps a packed buffer with an action that frees it (off-heap memory, a device buffer).
+     * The packed data of ONNX Runtime's {@code OrtKernelImpl::PrePackWeight}, shared through {@code
+     * SharedPrePackedWeightCache_StoreWeightData}.
      *
      * @param buffer the packed form, read only from now on
      * @param bytes its size, for diagnostics
@@ -50,6 +54,8 @@ public final class PrePackedWeight {
 
     /**
      * Gets the packed form.
+     * The packed data of ONNX Runtime's {@code OrtKernelImpl::PrePackWeight}, shared through {@code
+     * SharedPrePackedWeightCache_StoreWeightData}.
      *
      * @return the buffer the kernel made
      */
@@ -59,6 +65,8 @@ public final class PrePackedWeight {
 
     /**
      * Gets the packed form's size.
+     * The packed data of ONNX Runtime's {@code OrtKernelImpl::PrePackWeight}, shared through {@code
+     * SharedPrePackedWeightCache_StoreWeightData}.
      *
      * @return the bytes
      */
@@ -66,7 +74,10 @@ public final class PrePackedWeight {
         return bytes;
     }
 
-    /** Frees the buffer; called by the runtime only, once. */
+    /**
+     * Frees the buffer; called by the runtime only, once, when no session uses it any more (ONNX Runtime's shared
+     * pre-packed weight cache releasing an entry).
+     */
     public void release() {
         if (release != null) {
             release.run();

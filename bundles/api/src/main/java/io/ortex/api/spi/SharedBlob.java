@@ -15,6 +15,8 @@ import java.util.Objects;
  * and the runtime keeps one copy. An EP makes blobs with {@link #of(byte[])}, writes their {@link #key()}s into its
  * payload where it would otherwise write the bytes, and lists them in {@link EpContextPayload#sharedBlobs()}; when
  * the compiled model is loaded, {@link EpContextNode#sharedBlob(String)} gives the bytes back by key. Immutable.
+ * Ortex's own: how an EP shares data (weights) across the compiled models of an {@code ep.share_ep_contexts} group,
+ * which ONNX Runtime's EPs keep in their own context binaries.
  *
  * @param key the SHA-256 of {@code data}, 64 lowercase hexadecimal digits
  * @param data the bytes; copied at construction and by the accessor
@@ -39,6 +41,8 @@ public record SharedBlob(String key, byte[] data) {
 
     /**
      * Creates a blob keyed by the SHA-256 of its bytes.
+     * Ortex's own: how an EP shares data (weights) across the compiled models of an {@code ep.share_ep_contexts} group,
+     * which ONNX Runtime's EPs keep in their own context binaries.
      *
      * @param data the bytes
      * @return the blob
@@ -49,6 +53,8 @@ public record SharedBlob(String key, byte[] data) {
 
     /**
      * Computes the key of some bytes: their SHA-256 in lowercase hexadecimal.
+     * Ortex's own: how an EP shares data (weights) across the compiled models of an {@code ep.share_ep_contexts} group,
+     * which ONNX Runtime's EPs keep in their own context binaries.
      *
      * @param data the bytes
      * @return the key
@@ -63,6 +69,8 @@ public record SharedBlob(String key, byte[] data) {
 
     /**
      * Tells whether a string has the form of a key (64 lowercase hexadecimal digits).
+     * Ortex's own: how an EP shares data (weights) across the compiled models of an {@code ep.share_ep_contexts} group,
+     * which ONNX Runtime's EPs keep in their own context binaries.
      *
      * @param key the string
      * @return true when it could be a key
@@ -81,6 +89,8 @@ public record SharedBlob(String key, byte[] data) {
 
     /**
      * Gets a copy of the bytes.
+     * Ortex's own: how an EP shares data (weights) across the compiled models of an {@code ep.share_ep_contexts} group,
+     * which ONNX Runtime's EPs keep in their own context binaries.
      *
      * @return the bytes
      */
@@ -91,6 +101,8 @@ public record SharedBlob(String key, byte[] data) {
 
     /**
      * Gets the size without copying.
+     * Ortex's own: how an EP shares data (weights) across the compiled models of an {@code ep.share_ep_contexts} group,
+     * which ONNX Runtime's EPs keep in their own context binaries.
      *
      * @return the number of bytes
      */

@@ -9,6 +9,7 @@ import java.util.TreeMap;
  * One device an {@link EpFactory} supports, with the EP metadata and default EP options for it; the runtime turns
  * it into an {@link io.ortex.api.EpDevice}. The metadata must not contain {@code version}: the runtime adds it from
  * {@link EpFactory#version()}.
+ * Mirrors ONNX Runtime's {@code CreateEpDevice} (its EP metadata and options).
  *
  * @param device the hardware device
  * @param epMetadata EP metadata for this device
@@ -31,6 +32,7 @@ public record SupportedDevice(HardwareDevice device, Map<String, String> epMetad
 
     /**
      * Creates an entry with no metadata and no options.
+     * Mirrors ONNX Runtime's {@code CreateEpDevice} (its EP metadata and options).
      *
      * @param device the hardware device
      * @return the entry

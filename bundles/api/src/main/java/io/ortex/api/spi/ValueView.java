@@ -18,6 +18,7 @@ public interface ValueView {
 
     /**
      * Gets the declared element type and shape, from graph inputs, outputs, value_info or the initializer.
+     * Mirrors ONNX Runtime's {@code GetValueInfoTypeInfo}.
      *
      * @return the declared type, or empty when the model does not declare it
      */
@@ -25,6 +26,7 @@ public interface ValueView {
 
     /**
      * Gets the node that produces this value.
+     * Mirrors ONNX Runtime's {@code ValueInfo_GetValueProducer}.
      *
      * @return the producer, or empty for graph inputs, initializers and outer-scope values
      */
@@ -32,6 +34,7 @@ public interface ValueView {
 
     /**
      * Gets the nodes that read this value in the same graph.
+     * Mirrors ONNX Runtime's {@code ValueInfo_GetValueConsumers}.
      *
      * @return the consumers
      */
@@ -39,6 +42,7 @@ public interface ValueView {
 
     /**
      * Tells whether this value is an initializer (constant weights, or a default for a graph input).
+     * ONNX Runtime's {@code ValueInfo_GetInitializerValue} returning a value.
      *
      * @return true for an initializer
      */
@@ -46,6 +50,7 @@ public interface ValueView {
 
     /**
      * Tells whether this is an initializer that no graph input can override.
+     * Mirrors ONNX Runtime's {@code ValueInfo_IsConstantInitializer}.
      *
      * @return true for a constant initializer
      */
@@ -53,6 +58,7 @@ public interface ValueView {
 
     /**
      * Reads an initializer's value, loading external data on demand. Do not cache it longer than the call.
+     * Mirrors ONNX Runtime's {@code ValueInfo_GetInitializerValue}.
      *
      * @return the tensor, or empty when this is not an initializer
      */
@@ -60,6 +66,7 @@ public interface ValueView {
 
     /**
      * Tells where an initializer's data lives when it is stored outside the model file.
+     * Mirrors ONNX Runtime's {@code ValueInfo_GetExternalInitializerInfo}.
      *
      * @return the external location, or empty
      */
@@ -67,6 +74,7 @@ public interface ValueView {
 
     /**
      * Tells whether this value is an input of its graph.
+     * Mirrors ONNX Runtime's {@code ValueInfo_IsRequiredGraphInput} and {@code ValueInfo_IsOptionalGraphInput}.
      *
      * @return true for a graph input
      */
@@ -74,6 +82,7 @@ public interface ValueView {
 
     /**
      * Tells whether this value is an output of its graph.
+     * Mirrors ONNX Runtime's {@code ValueInfo_IsGraphOutput}.
      *
      * @return true for a graph output
      */
@@ -81,6 +90,7 @@ public interface ValueView {
 
     /**
      * Tells whether this value comes from a graph that encloses this one.
+     * Mirrors ONNX Runtime's {@code ValueInfo_IsFromOuterScope}.
      *
      * @return true for an outer-scope value
      */

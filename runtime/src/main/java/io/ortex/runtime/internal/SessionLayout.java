@@ -27,8 +27,9 @@ import org.slf4j.event.Level;
  * session prefers NHWC, the EPs are asked for their capabilities on the main graph, the nodes an NHWC-preferring EP
  * claimed are converted where {@link ExecutionProvider#shouldConvertDataLayout} (or, left to the runtime, the list of
  * layout-sensitive ops) says so ({@link LayoutTransformer}), and the session goes on with the converted model, whose
- * partitioning asks the EPs again. A session none of whose EPs prefers NHWC skips all of it. Nested subgraphs keep
- * ONNX's layout, as in ONNX Runtime. Stateless.
+ * partitioning asks the EPs again. A session none of whose EPs prefers NHWC skips all of it. Only the main graph is
+ * converted: nodes in nested subgraphs (If, Loop and Scan bodies) keep ONNX's layout, where ONNX Runtime's
+ * partitioner also converts the subgraphs it partitions. Stateless.
  */
 final class SessionLayout {
     /** Ops whose weight (input 1) has the rank of the data, which tells the data's rank when no shape is declared. */

@@ -46,9 +46,10 @@ final class StreamOrder {
                     any |= c.stream() != null;
                 }
             }
-            for (int slot : s.outputSlots()) {
-                if (slot >= 0) {
-                    producer[slot] = s.stream();
+            int[] outs = s.outputSlots();
+            for (int k = 0; k < outs.length; k++) {
+                if (outs[k] >= 0) {
+                    producer[outs[k]] = s.outputStreams()[k];
                 }
             }
             any |= s.stream() != null;
@@ -69,9 +70,10 @@ final class StreamOrder {
                     mark(producer, notify, c.sourceSlot(), reader(c));
                 }
             }
-            for (int slot : s.inputSlots()) {
-                if (slot >= 0) {
-                    mark(producer, notify, slot, s.stream());
+            int[] ins = s.inputSlots();
+            for (int k = 0; k < ins.length; k++) {
+                if (ins[k] >= 0) {
+                    mark(producer, notify, ins[k], s.inputStreams()[k]);
                 }
             }
         }

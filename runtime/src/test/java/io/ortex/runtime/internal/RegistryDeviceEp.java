@@ -22,6 +22,8 @@ import io.ortex.api.spi.MemoryDevice;
 import io.ortex.api.spi.MemoryInfo;
 import io.ortex.api.spi.NodeView;
 import io.ortex.api.spi.SupportedDevice;
+import io.ortex.api.spi.SyncNotification;
+import io.ortex.api.spi.SyncStream;
 import io.ortex.api.spi.TensorAllocator;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -31,6 +33,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -42,7 +48,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * device bool; {@code If} is the runtime's control-flow kernel; {@code Flatten} declares an alias but returns a new
  * buffer (a broken kernel). Every kernel REFUSES a tensor in the wrong memory: a device input that is no live block of
  * this factory's allocators, or a host input that is off-heap; its allocators count every block handed out and given
- * back, and its data transfer counts the copies each way.
+ * back, and its data transfer counts the copies each way. Made stream aware, its kernels queue their device work on
+ * the session's stream (a thread of its own, each item after a short delay) and copies out of device memory are queued
+ * there too, so that a host read the runtime does not make wait sees a value not yet written.
  */
 final class RegistryDeviceEp implements EpFactory, EpMemory {
     static final String NAME = "RegistryDeviceEP";
@@ -55,6 +63,7 @@ final class RegistryDeviceEp implements EpFactory, EpMemory {
     final List<Allocator> allocators = Collections.synchronizedList(new ArrayList<>());
     final AtomicInteger toDevice = new AtomicInteger();
     final AtomicInteger toHost = new AtomicInteger();
+    private final boolean streamAware;
 
     /**
      * Creates the factory.
@@ -62,7 +71,98 @@ final class RegistryDeviceEp implements EpFactory, EpMemory {
      * @param ops the ops its EPs claim (each where the registry has a kernel)
      */
     RegistryDeviceEp(String... ops) {
+        this(false, ops);
+    }
+
+    /**
+     * Creates the factory.
+     *
+     * @param streamAware whether its EPs queue their device work on a stream
+     * @param ops the ops its EPs claim (each where the registry has a kernel)
+     */
+    RegistryDeviceEp(boolean streamAware, String... ops) {
+        this.streamAware = streamAware;
         this.ops = Set.of(ops);
+    }
+
+    @Override
+    public boolean isStreamAware() {
+        return streamAware;
+    }
+
+    /** One thread running device work in order, each item after a delay. */
+    private static final class Stream implements SyncStream {
+        private final ExecutorService thread = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, NAME + "-stream");
+            t.setDaemon(true);
+            return t;
+        });
+
+        void enqueue(Runnable work) {
+            thread.execute(() -> {
+                try {
+                    Thread.sleep(3);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                work.run();
+            });
+        }
+
+        @Override
+        public Object handle() {
+            return this;
+        }
+
+        @Override
+        public SyncNotification createNotification() {
+            CompletableFuture<Void> done = new CompletableFuture<>();
+            Stream self = this;
+            return new SyncNotification() {
+                @Override
+                public void activate() {
+                    self.thread.execute(() -> done.complete(null));
+                }
+
+                @Override
+                public void waitOnDevice(SyncStream consumer) {
+                    ((Stream) consumer).thread.execute(done::join);
+                }
+
+                @Override
+                public void waitOnHost() {
+                    done.join();
+                }
+            };
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public void onSessionRunEnd() {
+        }
+
+        @Override
+        public void close() {
+            thread.shutdown();
+            try {
+                thread.awaitTermination(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** Runs device work on the context's stream where it has one, else at once. */
+    private static void onStream(KernelComputeContext context, Runnable work) {
+        Optional<SyncStream> stream = context.syncStream();
+        if (stream.isPresent()) {
+            ((Stream) stream.get()).enqueue(work);
+        } else {
+            work.run();
+        }
     }
 
     /** Hands out direct blocks and counts them; a block given back twice, or never handed out, fails. */
@@ -209,6 +309,24 @@ final class RegistryDeviceEp implements EpFactory, EpMemory {
         }
 
         @Override
+        public Tensor copy(Tensor tensor, MemoryDevice source, MemoryDevice target, TensorAllocator allocator,
+                           SyncStream stream) {
+            if (stream == null || target.equals(NPU_MEMORY)) {
+                return copy(tensor, source, target, allocator);
+            }
+            if (!isLive(tensor)) {
+                throw new IllegalStateException("live device tensor expected, got " + tensor);
+            }
+            toHost.incrementAndGet();
+            Tensor out = Tensor.zeros(tensor.type(), tensor.shape());
+            ((Stream) stream).enqueue(() -> {
+                Tensor read = tensor.toHeap();
+                System.arraycopy(read.data(), 0, out.data(), 0, read.size());
+            });
+            return out;
+        }
+
+        @Override
         public Tensor copy(Tensor tensor, MemoryDevice source, MemoryDevice target, TensorAllocator allocator) {
             if (target.equals(NPU_MEMORY)) {
                 if (tensor.isOffHeap()) {
@@ -256,6 +374,11 @@ final class RegistryDeviceEp implements EpFactory, EpMemory {
         @Override
         public MemoryDevice memoryDevice() {
             return NPU_MEMORY;
+        }
+
+        @Override
+        public Optional<SyncStream> createSyncStream(MemoryDevice device) {
+            return streamAware ? Optional.of(new Stream()) : Optional.empty();
         }
 
         @Override
@@ -311,8 +434,14 @@ final class RegistryDeviceEp implements EpFactory, EpMemory {
         @Override
         public Tensor[] compute(KernelComputeContext context, Tensor[] inputs) {
             Tensor a = onDevice(op, 0, inputs[0]);
-            ByteBuffer ab = a.buffer();
+            Tensor b = op.equals("Add") ? onDevice(op, 1, inputs[1]) : null;
             Tensor out = allocate(context, a.type(), a.shape());
+            onStream(context, () -> run(a, b, out));
+            return new Tensor[] {out};
+        }
+
+        private void run(Tensor a, Tensor b, Tensor out) {
+            ByteBuffer ab = a.buffer();
             ByteBuffer ob = out.buffer();
             if (op.equals("Not")) {
                 for (int i = 0; i < a.size(); i++) {
@@ -323,7 +452,6 @@ final class RegistryDeviceEp implements EpFactory, EpMemory {
                     ob.putFloat(4 * i, Math.max(0f, ab.getFloat(4 * i)));
                 }
             } else {
-                Tensor b = onDevice(op, 1, inputs[1]);
                 ByteBuffer bb = b.buffer();
                 for (int i = 0; i < a.size(); i++) {
                     int j = i % b.size();
@@ -334,7 +462,6 @@ final class RegistryDeviceEp implements EpFactory, EpMemory {
                     }
                 }
             }
-            return new Tensor[] {out};
         }
     }
 
@@ -364,13 +491,16 @@ final class RegistryDeviceEp implements EpFactory, EpMemory {
         @Override
         public Tensor[] compute(KernelComputeContext context, Tensor[] inputs) {
             Tensor a = onDevice("Mul", 0, inputs[0]);
+            // read on the host now, as a kernel reads a launch parameter: the runtime must have waited for it
             float k = onHost("Mul", 1, inputs[1]).floats()[0];
-            ByteBuffer ab = a.buffer();
             Tensor out = allocate(context, a.type(), a.shape());
-            ByteBuffer ob = out.buffer();
-            for (int i = 0; i < a.size(); i++) {
-                ob.putFloat(4 * i, ab.getFloat(4 * i) * k);
-            }
+            onStream(context, () -> {
+                ByteBuffer ab = a.buffer();
+                ByteBuffer ob = out.buffer();
+                for (int i = 0; i < a.size(); i++) {
+                    ob.putFloat(4 * i, ab.getFloat(4 * i) * k);
+                }
+            });
             return new Tensor[] {out};
         }
     }

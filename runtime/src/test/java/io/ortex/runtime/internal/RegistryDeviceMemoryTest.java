@@ -232,4 +232,21 @@ class RegistryDeviceMemoryTest {
         }
         assertEquals(0, factory.liveBlocks());
     }
+
+    @Test
+    void onAStreamAHostReadOfADeviceValueWaitsForItsCopy() {
+        RegistryDeviceEp factory = new RegistryDeviceEp(true, OPS.toArray(String[]::new));
+        try (RuntimeEnvironment env = environment(factory);
+             Session s = env.createSession(placements().bytes(), PREFER_NPU);
+             Session branches = env.createSession(ifModel().bytes(), PREFER_NPU)) {
+            for (int run = 0; run < 5; run++) {
+                // scale_s2 reads s2 (copied out of device memory on the stream) and the If reads nc on the host
+                assertSame(onCpu(placements(), placementFeeds(run)), s.run(placementFeeds(run)));
+                assertSame(onCpu(ifModel(), ifFeeds(run % 2 == 0)), branches.run(ifFeeds(run % 2 == 0)));
+            }
+            assertEquals(1, factory.device().live(), "only the constant's copy stays");
+            assertTrue(copies(s).contains("s2:RegNpu->Cpu:RUN:5"), copies(s).toString());
+        }
+        assertEquals(0, factory.liveBlocks());
+    }
 }

@@ -46,9 +46,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * ({@code CPU_INPUT}); {@code Shape} reads device memory and writes its int64 output on the host ({@code CPU_OUTPUT});
  * {@code Mul} multiplies a device tensor by a scalar it reads on the host ({@code CPU_INPUT}); {@code Not} negates a
  * device bool; {@code If} is the runtime's control-flow kernel; {@code Flatten} declares an alias but returns a new
- * buffer (a broken kernel). Every kernel REFUSES a tensor in the wrong memory: a device input that is no live block of
- * this factory's allocators, or a host input that is off-heap; its allocators count every block handed out and given
- * back, and its data transfer counts the copies each way. Made stream aware, its kernels queue their device work on
+ * buffer and {@code Size} declares its output {@code CPU_OUTPUT} but returns it in device memory (broken kernels).
+ * Every kernel REFUSES a tensor in the wrong memory: a device input that is no live block of this factory's
+ * allocators, or a host input that is off-heap; its allocators count every block handed out and given back, and its
+ * data transfer counts the copies each way. Made stream aware, its kernels queue their device work on
  * the session's stream (a thread of its own, each item after a short delay) and copies out of device memory are queued
  * there too, so that a host read the runtime does not make wait sees a value not yet written.
  */
@@ -362,6 +363,8 @@ final class RegistryDeviceEp implements EpFactory, EpMemory {
             registry.add(KernelDef.builder("Mul").since(7).typeConstraint("T", Set.of(ElementType.FLOAT), 0, 1)
                     .inputMemory(1, KernelMemoryType.CPU_INPUT).build(), info -> new ScaleKernel());
             registry.add(KernelDef.builder("Flatten").since(1).alias(0, 0).build(), info -> new CopyingAlias());
+            registry.add(KernelDef.builder("Size").since(1).outputMemory(0, KernelMemoryType.CPU_OUTPUT).build(),
+                    info -> new DeviceSize());
             registry.add(KernelDef.builder("If").since(1).inputMemory(0, KernelMemoryType.CPU_INPUT).build(),
                     KernelInfo::controlFlowKernel);
         }
@@ -512,6 +515,17 @@ final class RegistryDeviceEp implements EpFactory, EpMemory {
             Tensor a = onDevice("Flatten", 0, inputs[0]);
             Tensor out = allocate(context, a.type(), a.shape());
             out.buffer().put(a.buffer());
+            return new Tensor[] {out};
+        }
+    }
+
+    /** Declares its output CPU_OUTPUT but returns it in device memory: the runtime must refuse it. */
+    private final class DeviceSize implements KernelImpl {
+        @Override
+        public Tensor[] compute(KernelComputeContext context, Tensor[] inputs) {
+            Tensor a = onDevice("Size", 0, inputs[0]);
+            Tensor out = allocate(context, ElementType.INT64, new long[0]);
+            out.buffer().putLong(0, a.size());
             return new Tensor[] {out};
         }
     }

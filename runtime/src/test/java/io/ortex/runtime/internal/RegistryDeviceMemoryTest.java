@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ortex.api.ElementType;
 import io.ortex.api.ExecutionProviderDevicePolicy;
+import io.ortex.api.GraphOptimizationLevel;
 import io.ortex.api.NodeAssignment;
 import io.ortex.api.OrtexException;
 import io.ortex.api.Session;
@@ -246,6 +247,46 @@ class RegistryDeviceMemoryTest {
             }
             assertEquals(1, factory.device().live(), "only the constant's copy stays");
             assertTrue(copies(s).contains("s2:RegNpu->Cpu:RUN:5"), copies(s).toString());
+        }
+        assertEquals(0, factory.liveBlocks());
+    }
+
+    @Test
+    void aKernelThatReturnsACpuOutputInDeviceMemoryFailsTheRunNamingNodeAndKernel() {
+        RegistryDeviceEp factory = new RegistryDeviceEp("Relu", "Size");
+        ModelBuilder model = new ModelBuilder().opset(17).input("x", FLOAT, 2, 3)
+                .node("Relu", "relu_x", List.of("x"), List.of("a"))
+                .node("Size", "size_a", List.of("a"), List.of("n"))
+                .output("n", INT64);
+        try (RuntimeEnvironment env = environment(factory);
+             Session s = env.createSession(model.bytes(), PREFER_NPU)) {
+            OrtexException e = assertThrows(OrtexException.class, () -> s.run(Map.of("x", ifFeeds(true).get("x"))));
+            assertTrue(e.getMessage().contains("'size_a'") && e.getMessage().contains("Size")
+                    && e.getMessage().contains("CPU_OUTPUT"), e.getMessage());
+            assertEquals(0, factory.device().live(), "the failed run gave its blocks back, the refused one too");
+        }
+    }
+
+    @Test
+    void anAliasOfAConstantInDeviceMemoryIsTheConstantsCopyAndIsNeverGivenBackByARun() {
+        RegistryDeviceEp factory = new RegistryDeviceEp(OPS.toArray(String[]::new));
+        ModelBuilder model = new ModelBuilder().opset(17).input("x", FLOAT, 3, 2)
+                .floats("w", new long[] {2, 3}, 1, 2, 3, 4, 5, 6).longs("shp", new long[] {3, 2}, 2)
+                .node("Reshape", "reshape_w", List.of("w", "shp"), List.of("r"))
+                .node("Add", "add", List.of("x", "r"), List.of("out"))
+                .output("out", FLOAT, 3, 2);
+        Map<String, Tensor> feeds = Map.of("x", Tensor.ofFloats(new float[] {1, -2, 3, -4, 5, -6}, 3, 2));
+        // not folded into a constant: the alias is what is tested
+        SessionOptions unoptimized = new SessionOptions().selectionPolicy(ExecutionProviderDevicePolicy.PREFER_NPU)
+                .graphOptimizationLevel(GraphOptimizationLevel.DISABLE_ALL);
+        try (RuntimeEnvironment env = environment(factory);
+             Session s = env.createSession(model.bytes(), unoptimized)) {
+            for (int run = 0; run < 3; run++) {
+                assertSame(onCpu(model, feeds), s.run(feeds));
+                assertEquals(1, factory.device().live(), "w's copy, made once, outlives every run");
+            }
+            assertEquals(List.of("out:RegNpu->Cpu:OUTPUT:3", "w:Cpu->RegNpu:INITIALIZER:1", "x:Cpu->RegNpu:RUN:3"),
+                    copies(s));
         }
         assertEquals(0, factory.liveBlocks());
     }

@@ -65,13 +65,12 @@ final class ExecutionPlan {
      * @param stream the session's stream of the EP's memory, where a stream-aware EP queues the step's work, or
      *     {@code null}
      * @param inputStreams per input, the stream that reads it ({@code null}: the host, as for a registered kernel's
-     *     {@code CPU_INPUT}), which waits for it where another stream produces it
-     * @param outputStreams per output, the stream that fills it ({@code null}: the host, as for a {@code CPU_OUTPUT},
-     *     complete when the kernel returns)
+     *     {@code CPU_INPUT}), which waits for it where another stream produces it; every output, a {@code CPU_OUTPUT}
+     *     too, counts as produced on {@code stream}, which the kernel may have queued its writing on
      */
     record Step(String name, String ep, String ops, ComputeKernel kernel, String[] inputs, String[] outputs,
                 String[] freeAfter, Copy[] copies, int[] inputSlots, int[] outputSlots, int[] freeSlots,
-                SyncStream stream, SyncStream[] inputStreams, SyncStream[] outputStreams) {
+                SyncStream stream, SyncStream[] inputStreams) {
     }
 
     /**
@@ -353,13 +352,9 @@ final class ExecutionPlan {
             for (int k = 0; k < inputs.length; k++) {
                 inputStreams[k] = transfers.stream(inputDevice(c, k));
             }
-            SyncStream[] outputStreams = new SyncStream[outputs.length];
-            for (int o = 0; o < outputs.length; o++) {
-                outputStreams[o] = transfers.stream(outputDevice(c, o));
-            }
             steps.add(new Step(c.node().name(), c.ep(), c.ops(), c.kernel(), inputs, outputs, freed, stepCopies,
                     slotsOf(reads.get(i), slots), slotsOf(outputs, slots), slotsOf(freed, slots),
-                    transfers.stream(c.device()), inputStreams, outputStreams));
+                    transfers.stream(c.device()), inputStreams));
         }
         List<Copy> initializers = new ArrayList<>();
         for (String name : initializerCopyNames) {
@@ -746,7 +741,7 @@ final class ExecutionPlan {
                     if (out[i] != null) {
                         values[outSlots[i]] = out[i];
                         if (streams != null) {
-                            streamOrder.produced(outSlots[i], s.outputStreams()[i], notes, streams);
+                            streamOrder.produced(outSlots[i], s.stream(), notes, streams);
                         }
                         arena.hold(out[i]);
                         if (budget != null) {

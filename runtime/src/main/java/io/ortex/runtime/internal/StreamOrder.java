@@ -46,10 +46,9 @@ final class StreamOrder {
                     any |= c.stream() != null;
                 }
             }
-            int[] outs = s.outputSlots();
-            for (int k = 0; k < outs.length; k++) {
-                if (outs[k] >= 0) {
-                    producer[outs[k]] = s.outputStreams()[k];
+            for (int slot : s.outputSlots()) {
+                if (slot >= 0) {
+                    producer[slot] = s.stream();
                 }
             }
             any |= s.stream() != null;

@@ -42,7 +42,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * the caller gets it. Steps of stream-aware EPs and copies to or from their memory are queued on the session's
  * streams, and a value read on another stream or by the host is waited for first ({@link StreamOrder}). Values a
  * run makes in an EP's own memory are closed (given back to their allocator) when freed, or, in a run with streams,
- * at its end. Immutable but for the copies' counters; one plan serves every run.
+ * at its end. A node run through an EP's kernel registry has its inputs and outputs placed as its kernel's definition
+ * says (a {@code CPU_INPUT} read, a {@code CPU_OUTPUT} made, in host memory), and an output its definition declares an
+ * alias of an input shares that input's buffer: the plan frees them together, after the last reader of either.
+ * Immutable but for the copies' counters; one plan serves every run.
  */
 final class ExecutionPlan {
     /**
@@ -202,7 +205,6 @@ final class ExecutionPlan {
     private final boolean[] owned;
     private final Set<String> readDirectly;
     private final StreamOrder streamOrder;
-
 
     private ExecutionPlan(List<Step> steps, Map<String, Integer> slots, Map<String, Copy> outputCopies,
                           List<Copy> initializerCopies, List<Copy> copies, boolean[] owned, Set<String> readDirectly) {

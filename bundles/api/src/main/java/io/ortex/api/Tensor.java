@@ -255,6 +255,27 @@ public final class Tensor implements AutoCloseable {
     }
 
     /**
+     * Tells whether this tensor and another are the same elements in the same memory: the same heap array, or the
+     * same off-heap block (one made from the other by {@link #reshape}, which shares the block and its release). A
+     * kernel whose output is declared an alias of an input returns such a view.
+     *
+     * @param other the other tensor
+     * @return true when both share their storage
+     */
+    public boolean isViewOf(Tensor other) {
+        if (other == this) {
+            return true;
+        }
+        if (other == null) {
+            return false;
+        }
+        if (buffer != null) {
+            return release != null && release == other.release;
+        }
+        return other.buffer == null && data != null && data == other.data;
+    }
+
+    /**
      * Creates a tensor over an existing array, which the tensor then owns.
      *
      * @param type the element type

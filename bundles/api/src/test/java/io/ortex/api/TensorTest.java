@@ -214,4 +214,24 @@ class TensorTest {
         assertArrayEquals(new float[0], Tensor.zeros(ElementType.INT32, 0, 4).toFloatArray());
         assertThrows(InvalidArgumentException.class, () -> Tensor.ofStrings(new String[] {"a"}, 1).toFloatArray());
     }
+
+    @Test
+    void aReshapeIsAViewOfItsTensorAndACopyIsNot() {
+        Tensor heap = Tensor.ofFloats(new float[] {1, 2, 3, 4, 5, 6}, 2, 3);
+        assertTrue(heap.reshape(3, 2).isViewOf(heap));
+        assertTrue(heap.isViewOf(heap.reshape(6)));
+        assertTrue(!heap.isViewOf(Tensor.ofFloats(new float[] {1, 2, 3, 4, 5, 6}, 2, 3)));
+        assertTrue(!heap.isViewOf(null));
+        int[] released = new int[1];
+        java.nio.ByteBuffer block = java.nio.ByteBuffer.allocateDirect(24);
+        Tensor device = Tensor.ofBuffer(ElementType.FLOAT, new long[] {2, 3}, block, () -> released[0]++);
+        Tensor view = device.reshape(6);
+        assertTrue(view.isViewOf(device));
+        // the same memory wrapped again has a release of its own: closing both would give it back twice
+        assertTrue(!Tensor.ofBuffer(ElementType.FLOAT, new long[] {6}, block, () -> { }).isViewOf(device));
+        assertTrue(!device.isViewOf(heap) && !heap.isViewOf(device));
+        view.close();
+        device.close();
+        assertEquals(1, released[0], "a view and its tensor give their block back once");
+    }
 }

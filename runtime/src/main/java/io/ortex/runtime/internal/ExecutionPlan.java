@@ -12,6 +12,7 @@ import io.ortex.api.spi.ComputeKernel;
 import io.ortex.api.spi.DataTransfer;
 import io.ortex.api.spi.FusedNode;
 import io.ortex.api.spi.KernelContext;
+import io.ortex.api.spi.KernelMemoryType;
 import io.ortex.api.spi.MemoryDevice;
 import io.ortex.api.spi.MemoryInfo;
 import io.ortex.api.spi.NodeView;
@@ -41,7 +42,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * the caller gets it. Steps of stream-aware EPs and copies to or from their memory are queued on the session's
  * streams, and a value read on another stream or by the host is waited for first ({@link StreamOrder}). Values a
  * run makes in an EP's own memory are closed (given back to their allocator) when freed, or, in a run with streams,
- * at its end. Immutable but for the copies' counters; one plan serves every run.
+ * at its end. A node run through an EP's kernel registry has its inputs and outputs placed as its kernel's definition
+ * says (a {@code CPU_INPUT} read, a {@code CPU_OUTPUT} made, in host memory), and an output its definition declares an
+ * alias of an input shares that input's buffer: the plan frees them together, after the last reader of either.
+ * Immutable but for the copies' counters; one plan serves every run.
  */
 final class ExecutionPlan {
     /**
@@ -63,10 +67,13 @@ final class ExecutionPlan {
      * @param freeSlots the slots freed after this step
      * @param stream the session's stream of the EP's memory, where a stream-aware EP queues the step's work, or
      *     {@code null}
+     * @param inputStreams per input, the stream that reads it ({@code null}: the host, as for a registered kernel's
+     *     {@code CPU_INPUT}), which waits for it where another stream produces it; every output, a {@code CPU_OUTPUT}
+     *     too, counts as produced on {@code stream}, which the kernel may have queued its writing on
      */
     record Step(String name, String ep, String ops, ComputeKernel kernel, String[] inputs, String[] outputs,
                 String[] freeAfter, Copy[] copies, int[] inputSlots, int[] outputSlots, int[] freeSlots,
-                SyncStream stream) {
+                SyncStream stream, SyncStream[] inputStreams) {
     }
 
     /**
@@ -243,8 +250,9 @@ final class ExecutionPlan {
         List<Compiled> ordered = order(fused);
         Map<String, MemoryDevice> placed = new HashMap<>();
         for (Compiled c : ordered) {
-            for (String out : c.node().outputNames()) {
-                placed.put(out, c.device());
+            List<String> outs = c.node().outputNames();
+            for (int o = 0; o < outs.size(); o++) {
+                placed.put(outs.get(o), outputDevice(c, o));
             }
         }
         Map<String, Integer> slots = new LinkedHashMap<>();
@@ -256,6 +264,8 @@ final class ExecutionPlan {
         List<Object[][]> planned = new ArrayList<>(ordered.size());
         Map<String, Object[]> copyByName = new LinkedHashMap<>();
         List<String> initializerCopyNames = new ArrayList<>();
+        // per alias output, the value whose buffer it is (a value that is no alias itself)
+        Map<String, String> origins = new HashMap<>();
         for (Compiled c : ordered) {
             List<String> in = c.node().inputNames();
             String[] r = new String[in.size()];
@@ -268,19 +278,20 @@ final class ExecutionPlan {
                 }
                 slots.putIfAbsent(name, slots.size());
                 MemoryDevice from = placed.getOrDefault(name, MemoryDevice.CPU);
-                if (from.equals(c.device())) {
+                MemoryDevice to = inputDevice(c, k);
+                if (from.equals(to)) {
                     continue;
                 }
-                Memory target = transfers.memory(c.device());
+                Memory target = transfers.memory(to);
                 String copyName = name + "@" + target.name();
                 r[k] = copyName;
                 if (copyByName.containsKey(copyName)) {
                     continue;
                 }
                 boolean constant = constants.contains(name);
-                Object[] parts = {name, transfers.find(from, c.device()), transfers.memory(from), target,
+                Object[] parts = {name, transfers.find(from, to), transfers.memory(from), target,
                     constant ? ValueCopy.Kind.INITIALIZER : ValueCopy.Kind.RUN,
-                    copyStream(transfers, from, c.device())};
+                    copyStream(transfers, from, to)};
                 copyByName.put(copyName, parts);
                 slots.putIfAbsent(copyName, slots.size());
                 if (constant) {
@@ -288,17 +299,23 @@ final class ExecutionPlan {
                     initializerCopyNames.add(copyName);
                 } else {
                     made[k] = parts;
-                    if (!c.device().equals(MemoryDevice.CPU)) {
+                    if (!to.equals(MemoryDevice.CPU)) {
                         ownedNames.add(copyName);
                     }
                 }
             }
             reads.add(r);
             planned.add(made);
-            for (String out : c.node().outputNames()) {
+            List<String> outs = c.node().outputNames();
+            for (int o = 0; o < outs.size(); o++) {
+                String out = outs.get(o);
                 slots.putIfAbsent(out, slots.size());
-                if (!c.device().equals(MemoryDevice.CPU)) {
+                if (!outputDevice(c, o).equals(MemoryDevice.CPU)) {
                     ownedNames.add(out);
+                }
+                int f = c.kernel() instanceof RegistryKernel rk ? rk.aliasInput(o) : -1;
+                if (f >= 0 && !r[f].isEmpty() && !out.isEmpty()) {
+                    origins.put(out, origins.getOrDefault(r[f], r[f]));
                 }
             }
         }
@@ -316,27 +333,12 @@ final class ExecutionPlan {
                 lastUse.put(in, i);
             }
         }
+        List<Set<String>> frees = frees(ordered, lastUse, keepAll, origins, slots.keySet());
         List<Copy> allCopies = new ArrayList<>();
         List<Step> steps = new ArrayList<>();
         for (int i = 0; i < ordered.size(); i++) {
             Compiled c = ordered.get(i);
-            Set<String> free = new LinkedHashSet<>();
-            List<String> touched = new ArrayList<>(List.of(reads.get(i)));
-            for (Object[] made : planned.get(i)) {
-                if (made != null) {
-                    touched.add((String) made[0]);
-                }
-            }
-            for (String in : touched) {
-                if (!in.isEmpty() && lastUse.get(in) == i && !keepAll.contains(in)) {
-                    free.add(in);
-                }
-            }
-            for (String out : c.node().outputNames()) {
-                if (!lastUse.containsKey(out) && !keepAll.contains(out)) {
-                    free.add(out);
-                }
-            }
+            Set<String> free = frees.get(i);
             Copy[] stepCopies = new Copy[reads.get(i).length];
             for (int k = 0; k < stepCopies.length; k++) {
                 Object[] made = planned.get(i)[k];
@@ -348,9 +350,13 @@ final class ExecutionPlan {
             String[] inputs = c.node().inputNames().toArray(String[]::new);
             String[] outputs = c.node().outputNames().toArray(String[]::new);
             String[] freed = free.toArray(String[]::new);
+            SyncStream[] inputStreams = new SyncStream[inputs.length];
+            for (int k = 0; k < inputs.length; k++) {
+                inputStreams[k] = transfers.stream(inputDevice(c, k));
+            }
             steps.add(new Step(c.node().name(), c.ep(), c.ops(), c.kernel(), inputs, outputs, freed, stepCopies,
                     slotsOf(reads.get(i), slots), slotsOf(outputs, slots), slotsOf(freed, slots),
-                    transfers.stream(c.device())));
+                    transfers.stream(c.device()), inputStreams));
         }
         List<Copy> initializers = new ArrayList<>();
         for (String name : initializerCopyNames) {
@@ -372,8 +378,9 @@ final class ExecutionPlan {
         every.addAll(allCopies);
         every.addAll(outputCopies.values());
         boolean[] owned = new boolean[slots.size()];
-        for (String name : ownedNames) {
-            owned[slots.get(name)] = true;
+        for (Map.Entry<String, Integer> e : slots.entrySet()) {
+            // an alias is owned where the value whose buffer it is is: a view of a caller's input or a constant is not
+            owned[e.getValue()] = ownedNames.contains(origins.getOrDefault(e.getKey(), e.getKey()));
         }
         Set<String> direct = new HashSet<>(graphOutputs);
         for (String[] r : reads) {
@@ -387,6 +394,74 @@ final class ExecutionPlan {
         return new ExecutionPlan(List.copyOf(steps), Collections.unmodifiableMap(slots),
                 Collections.unmodifiableMap(outputCopies), List.copyOf(initializers), List.copyOf(every), owned,
                 Set.copyOf(direct));
+    }
+
+    /**
+     * Computes the names each step frees: a value, with every value sharing its buffer (an alias output and the
+     * input it is a view of, and so on), after the last step that reads or makes any of them (or, read by nobody,
+     * after its producer); none of a buffer any of whose values the plan keeps.
+     */
+    private static List<Set<String>> frees(List<Compiled> ordered, Map<String, Integer> lastUse, Set<String> keepAll,
+                                           Map<String, String> origins, Set<String> names) {
+        Map<String, Integer> use = new HashMap<>(lastUse);
+        for (int i = 0; i < ordered.size(); i++) {
+            for (String out : ordered.get(i).node().outputNames()) {
+                use.putIfAbsent(out, i);
+            }
+        }
+        Map<String, Integer> bufferUse = new HashMap<>();
+        Set<String> kept = new HashSet<>();
+        for (Map.Entry<String, Integer> e : use.entrySet()) {
+            bufferUse.merge(origins.getOrDefault(e.getKey(), e.getKey()), e.getValue(), Math::max);
+        }
+        for (String k : keepAll) {
+            kept.add(origins.getOrDefault(k, k));
+        }
+        List<Set<String>> frees = new ArrayList<>(ordered.size());
+        for (int i = 0; i < ordered.size(); i++) {
+            frees.add(new LinkedHashSet<>());
+        }
+        for (String name : names) {
+            String origin = origins.getOrDefault(name, name);
+            if (!name.isEmpty() && use.containsKey(name) && !kept.contains(origin)) {
+                frees.get(bufferUse.get(origin)).add(name);
+            }
+        }
+        return frees;
+    }
+
+    /**
+     * Gets where a step reads one of its inputs: host memory for a registered kernel's {@code CPU_INPUT}, else its
+     * EP's memory.
+     */
+    private static MemoryDevice inputDevice(Compiled c, int input) {
+        return c.kernel() instanceof RegistryKernel k && k.inputPlacement(input) == KernelMemoryType.CPU_INPUT
+                ? MemoryDevice.CPU : c.device();
+    }
+
+    /**
+     * Gets where a step's output is: where its input is read for an alias, host memory for a registered kernel's
+     * {@code CPU_OUTPUT}, else its EP's memory.
+     *
+     * @throws OrtexException for an alias of an input read in another memory than the output's declared one
+     */
+    private static MemoryDevice outputDevice(Compiled c, int output) {
+        if (!(c.kernel() instanceof RegistryKernel k)) {
+            return c.device();
+        }
+        MemoryDevice declared = k.outputPlacement(output) == KernelMemoryType.CPU_OUTPUT ? MemoryDevice.CPU
+                : c.device();
+        int alias = k.aliasInput(output);
+        if (alias >= 0) {
+            MemoryDevice read = inputDevice(c, alias);
+            if (!read.equals(declared) && k.outputPlacement(output) == KernelMemoryType.CPU_OUTPUT) {
+                throw new OrtexException(ErrorCode.INVALID_GRAPH, "node " + Names.quote(c.node().name()) + " of EP "
+                        + c.ep() + ": its kernel " + k.definition() + " declares output " + output + " CPU_OUTPUT "
+                        + "and an alias of an input it reads in device memory");
+            }
+            return read;
+        }
+        return declared;
     }
 
     private static Copy copy(Object[] parts, Map<String, Integer> slots, String copyName) {
@@ -645,7 +720,7 @@ final class ExecutionPlan {
                 }
                 in[i] = inSlots[i] < 0 ? null : values[inSlots[i]];
                 if (streams != null && inSlots[i] >= 0) {
-                    await(inSlots[i], s.stream(), notes, s);
+                    await(inSlots[i], s.inputStreams()[i], notes, s);
                 }
             }
             long start = profiler == null ? 0 : System.nanoTime();
@@ -681,6 +756,7 @@ final class ExecutionPlan {
                         budget.release(RunMemory.bytes(values[f]));
                     }
                     arena.drop(values[f]);
+                    // an alias and its input are one block with one release (Tensor.reshape), given back once
                     if (owned[f] && values[f] != null) {
                         if (streams != null) {
                             streams.closeAtEnd(values[f]);

@@ -25,7 +25,11 @@ import java.util.Optional;
  * compiled partition, which hands the kernel its inputs in the node's order and takes back the outputs the plan reads.
  * It checks at run time the input types the model did not declare, and gives an output the buffer of an input the
  * definition lets it reuse when {@link InplacePlanner} found that input read by nobody after the node and the run's
- * arena finds its array held by that one value. Closing it closes the kernel and gives back its pre-packed weights.
+ * arena finds its array held by that one value. The plan places its inputs and outputs as the definition says
+ * ({@link #inputPlacement}, {@link #outputPlacement}, {@link #aliasInput}); after each call it checks that an output
+ * declared an alias of an input is a view of that input and that an output declared {@code CPU_OUTPUT} is in host
+ * memory. The runtime's control-flow kernels work in host memory: every input and output of theirs is placed there.
+ * Closing it closes the kernel and gives back its pre-packed weights.
  */
 final class RegistryKernel implements ComputeKernel {
     private final String node;
@@ -40,9 +44,12 @@ final class RegistryKernel implements ComputeKernel {
     /** Per node output: whether the plan lets it reuse the input its definition names; set once, before any run. */
     private final boolean[] inplace;
     private final List<Runnable> releases;
+    /** Whether every input and output is in host memory (the runtime's control-flow kernels). */
+    private final boolean onHost;
 
     RegistryKernel(String node, String ep, KernelDef definition, KernelImpl impl, int[] fromFused, int[] toFused,
-                   int kernelOutputs, List<Runnable> releases) {
+                   int kernelOutputs, List<Runnable> releases, boolean onHost) {
+        this.onHost = onHost;
         this.node = node;
         this.ep = ep;
         this.definition = definition;
@@ -69,14 +76,17 @@ final class RegistryKernel implements ComputeKernel {
     }
 
     /**
-     * Gets where the kernel wants one of the step's inputs, as its definition says: data the plan can use to place
-     * the value (today every EP whose kernels run through a registry works in host memory, where all placements are
-     * the same).
+     * Gets where the kernel wants one of the step's inputs, as its definition says ({@code CPU_INPUT} for every input
+     * of the runtime's control-flow kernels, which read them on the host and hand them to their bodies there); the
+     * plan copies the value there when it lives elsewhere.
      *
      * @param fused the step input's position
      * @return the placement of the first kernel input it feeds, {@link KernelMemoryType#DEFAULT} when none
      */
     KernelMemoryType inputPlacement(int fused) {
+        if (onHost) {
+            return KernelMemoryType.CPU_INPUT;
+        }
         for (int k = 0; k < fromFused.length; k++) {
             if (fromFused[k] == fused) {
                 return definition.inputMemory(k);
@@ -92,7 +102,18 @@ final class RegistryKernel implements ComputeKernel {
      * @return the placement
      */
     KernelMemoryType outputPlacement(int fused) {
-        return definition.outputMemory(toFused[fused]);
+        return onHost ? KernelMemoryType.CPU_OUTPUT : definition.outputMemory(toFused[fused]);
+    }
+
+    /**
+     * Gets the step input that one of the step's outputs is an alias of, as the definition declares.
+     *
+     * @param fused the step output's position
+     * @return the step input's position, or -1 when the output is no alias (or its input is omitted)
+     */
+    int aliasInput(int fused) {
+        Integer input = definition.aliases().get(toFused[fused]);
+        return input == null ? -1 : fusedInput(input);
     }
 
     /**
@@ -143,11 +164,49 @@ final class RegistryKernel implements ComputeKernel {
                     + " for node " + Names.quote(node) + " returned " + (out == null ? "nothing" : out.length
                     + " outputs") + ", expected " + kernelOutputs);
         }
+        checkOutputs(in, out);
         Tensor[] picked = new Tensor[toFused.length];
         for (int i = 0; i < picked.length; i++) {
             picked[i] = out[toFused[i]];
         }
         return picked;
+    }
+
+    /**
+     * Refuses an alias that is no view of its input, and a {@code CPU_OUTPUT} outside host memory; the refused call's
+     * outputs in device memory (but views of its inputs) are given back first.
+     */
+    private void checkOutputs(Tensor[] in, Tensor[] out) {
+        try {
+            checkPlacement(in, out);
+        } catch (OrtexException e) {
+            for (Tensor t : out) {
+                if (t != null && t.isOffHeap() && Arrays.stream(in).noneMatch(t::isViewOf)) {
+                    t.close();
+                }
+            }
+            throw e;
+        }
+    }
+
+    private void checkPlacement(Tensor[] in, Tensor[] out) {
+        for (Map.Entry<Integer, Integer> a : definition.aliases().entrySet()) {
+            int o = a.getKey();
+            int i = a.getValue();
+            if (o < out.length && i < in.length && out[o] != null && in[i] != null && !out[o].isViewOf(in[i])) {
+                throw new OrtexException(ErrorCode.RUNTIME_EXCEPTION, "the kernel " + definition + " of EP " + ep
+                        + " for node " + Names.quote(node) + " declares output " + o + " an alias of input " + i
+                        + " but returned another buffer; return the input or a view of it (Tensor.reshape)");
+            }
+        }
+        for (int o = 0; o < kernelOutputs; o++) {
+            if (out[o] != null && out[o].isOffHeap()
+                    && (onHost || definition.outputMemory(o) == KernelMemoryType.CPU_OUTPUT)) {
+                throw new OrtexException(ErrorCode.RUNTIME_EXCEPTION, "the kernel " + definition + " of EP " + ep
+                        + " for node " + Names.quote(node) + " returned output " + o + " outside host memory, but "
+                        + "declares it CPU_OUTPUT; allocate it with KernelContext.allocate");
+            }
+        }
     }
 
     private void checkTypes(Tensor[] in) {

@@ -108,7 +108,7 @@ final class RegistryKernels {
             }
         }
         return new RegistryKernel(node.displayName(), ep.name(), def, impl, fromFused, toFused,
-                node.outputs().size(), releases);
+                node.outputs().size(), releases, impl instanceof ControlFlow);
     }
 
     private void prePack(ExecutionProvider ep, KernelDef def, KernelImpl impl, NodeView node,

@@ -69,9 +69,10 @@ final class StreamOrder {
                     mark(producer, notify, c.sourceSlot(), reader(c));
                 }
             }
-            for (int slot : s.inputSlots()) {
-                if (slot >= 0) {
-                    mark(producer, notify, slot, s.stream());
+            int[] ins = s.inputSlots();
+            for (int k = 0; k < ins.length; k++) {
+                if (ins[k] >= 0) {
+                    mark(producer, notify, ins[k], s.inputStreams()[k]);
                 }
             }
         }

@@ -25,7 +25,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A test EP that runs nodes through a kernel registry instead of compiling partitions: {@code Add} in two opset
  * ranges (7-12 and 13+, float only), {@code Relu} (float), both allowed to write their output into their first input;
- * {@code MatMul} (2-D float) that pre-packs its constant weight transposed; and the runtime's {@code If}, {@code Loop}
+ * {@code MatMul} (2-D float) that pre-packs its constant weight transposed; {@code Reshape}, its output declared an
+ * alias of its data (the data reshaped); and the runtime's {@code If}, {@code Loop}
  * and {@code Scan}. It claims, one node each, the nodes its registry has a kernel for among the ops it was told to
  * take, plus the ops it is told to claim whatever the registry says. What its kernels did is counted in
  * {@link Stats}.
@@ -76,6 +77,8 @@ final class KernelTestEp implements ExecutionProvider {
                 info -> new ReluKernel());
         registry.add(KernelDef.builder("MatMul").since(13).typeConstraint("T", floats, 0, 1).build(),
                 info -> new MatMulKernel());
+        registry.add(KernelDef.builder("Reshape").since(5).alias(0, 0).build(),
+                info -> (context, inputs) -> new Tensor[] {inputs[0].reshape(inputs[1].longs().clone())});
         registry.add(KernelDef.builder("If").since(1).inputMemory(0, KernelMemoryType.CPU_INPUT).build(),
                 KernelInfo::controlFlowKernel);
         registry.add(KernelDef.builder("Loop").since(1).inputMemory(0, KernelMemoryType.CPU_INPUT)

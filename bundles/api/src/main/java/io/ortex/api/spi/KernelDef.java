@@ -121,7 +121,11 @@ public final class KernelDef {
 
     /**
      * Gets the outputs that are views of an input's buffer (the kernel returns the input's array unchanged, as a
-     * Reshape does), output position to input position.
+     * Reshape does), output position to input position. The runtime places such an output where the input is read
+     * and treats the two values as one buffer: it is freed (recycled, or closed back to its allocator) once, after the
+     * last reader of either, and never written in place while either is still read. The kernel must return the input
+     * itself or a view of it ({@link io.ortex.api.Tensor#reshape}, see {@link io.ortex.api.Tensor#isViewOf}); any
+     * other tensor fails the run, naming the node and the kernel.
      *
      * @return the aliases
      */

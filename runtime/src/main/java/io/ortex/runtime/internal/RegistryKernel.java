@@ -11,14 +11,10 @@ import io.ortex.api.spi.KernelContext;
 import io.ortex.api.spi.KernelDef;
 import io.ortex.api.spi.KernelImpl;
 import io.ortex.api.spi.KernelMemoryType;
-import io.ortex.api.spi.MemoryDevice;
-import io.ortex.api.spi.SyncStream;
-import io.ortex.api.spi.TensorAllocator;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * One node that an EP claimed alone and runs through its registered kernel: a step of the session's plan like a
@@ -239,20 +235,19 @@ final class RegistryKernel implements ComputeKernel {
     }
 
     /** The kernel's view of one call: the run's context, plus outputs that may reuse an input's buffer. */
-    private final class Io implements KernelComputeContext {
-        private final KernelContext run;
+    private final class Io extends ForwardingKernelContext implements KernelComputeContext {
         private final Tensor[] in;
         private boolean[] donated;
 
         Io(KernelContext run, Tensor[] in) {
-            this.run = run;
+            super(run);
             this.in = in;
         }
 
         @Override
         public Tensor output(int index, ElementType type, long... shape) {
             Integer source = index < inplace.length && inplace[index] ? definition.inplace().get(index) : null;
-            if (source != null && source < in.length && run instanceof ArenaContext a) {
+            if (source != null && source < in.length && delegate instanceof ArenaContext a) {
                 Tensor donor = in[source];
                 if (donor != null && donor.type() == type && type != ElementType.STRING
                         && donor.size() == Tensor.checkedElementCount(shape)
@@ -264,47 +259,7 @@ final class RegistryKernel implements ComputeKernel {
                     return Tensor.of(type, shape.clone(), donor.data());
                 }
             }
-            return run.allocateUninitialized(type, shape);
-        }
-
-        @Override
-        public int intraOpThreads() {
-            return run.intraOpThreads();
-        }
-
-        @Override
-        public void parallelFor(int count, int minChunk, RangeBody body) {
-            run.parallelFor(count, minChunk, body);
-        }
-
-        @Override
-        public Tensor allocate(ElementType type, long... shape) {
-            return run.allocate(type, shape);
-        }
-
-        @Override
-        public Tensor allocateUninitialized(ElementType type, long... shape) {
-            return run.allocateUninitialized(type, shape);
-        }
-
-        @Override
-        public boolean isCancelled() {
-            return run.isCancelled();
-        }
-
-        @Override
-        public Map<String, Tensor> runSubgraph(io.ortex.api.spi.GraphView subgraph, Map<String, Tensor> values) {
-            return run.runSubgraph(subgraph, values);
-        }
-
-        @Override
-        public Optional<TensorAllocator> allocator(MemoryDevice memory) {
-            return run.allocator(memory);
-        }
-
-        @Override
-        public Optional<SyncStream> syncStream() {
-            return run.syncStream();
+            return delegate.allocateUninitialized(type, shape);
         }
 
         @Override

@@ -82,7 +82,8 @@ public final class KernelDef {
     }
 
     /**
-     * Gets the last opset version served, inclusive.
+     * Gets the last opset version served, inclusive. Mirrors the end version ONNX Runtime's
+     * {@code KernelDefBuilder_SetSinceVersion} takes.
      *
      * @return the version, {@link #NO_UNTIL} for no upper bound
      */
@@ -92,6 +93,7 @@ public final class KernelDef {
 
     /**
      * Gets the type constraints; a node matches when each constrained input's element type is among the allowed.
+     * Mirrors ONNX Runtime's {@code KernelDefBuilder_AddTypeConstraint}.
      *
      * @return the constraints
      */
@@ -125,7 +127,8 @@ public final class KernelDef {
      * and treats the two values as one buffer: it is freed (recycled, or closed back to its allocator) once, after the
      * last reader of either, and never written in place while either is still read. The kernel must return the input
      * itself or a view of it ({@link io.ortex.api.Tensor#reshape}, see {@link io.ortex.api.Tensor#isViewOf}); any
-     * other tensor fails the run, naming the node and the kernel.
+     * other tensor fails the run, naming the node and the kernel. Mirrors ONNX Runtime's
+     * {@code KernelDefBuilder_AddInputOutputAliases}.
      *
      * @return the aliases
      */
@@ -135,7 +138,7 @@ public final class KernelDef {
 
     /**
      * Gets the outputs that may be written into an input's buffer when nothing reads that input after the node,
-     * output position to input position.
+     * output position to input position. Mirrors ONNX Runtime's {@code KernelDefBuilder_AddInputOutputMutableAliases}.
      *
      * @return the in-place pairs
      */
@@ -144,7 +147,8 @@ public final class KernelDef {
     }
 
     /**
-     * Tells whether the definition serves an opset version.
+     * Tells whether the definition serves an opset version, as ONNX Runtime's kernel lookup matches a node's
+     * since-version against the registered range.
      *
      * @param opset the node's opset version for its domain
      * @return true when {@code since <= opset <= until}
@@ -238,7 +242,8 @@ public final class KernelDef {
         }
 
         /**
-         * Sets the first opset version served, with no upper bound.
+         * Sets the first opset version served, with no upper bound. Mirrors ONNX Runtime's
+         * {@code KernelDefBuilder_SetSinceVersion}.
          *
          * @param since the first version, at least 1
          * @return this builder

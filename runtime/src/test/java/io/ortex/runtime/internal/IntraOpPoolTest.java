@@ -216,8 +216,8 @@ class IntraOpPoolTest {
                 "this JVM does not count allocated bytes per thread");
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) mx;
         try (IntraOpPool pool = new IntraOpPool(2)) {
-            long[] sink = new long[2];
-            KernelContext.RangeBody body = (from, to) -> sink[from == 0 ? 0 : 1] += to - from;
+            AtomicLong sum = new AtomicLong();
+            KernelContext.RangeBody body = (from, to) -> sum.addAndGet(to - from);
             for (int i = 0; i < 20_000; i++) {
                 pool.parallelFor(100, 1, body);
             }
@@ -228,7 +228,7 @@ class IntraOpPoolTest {
             }
             long allocated = threads.getThreadAllocatedBytes(id) - before;
             assertTrue(allocated < 10_000, "10,000 calls allocated " + allocated + " bytes");
-            assertEquals(30_000L * 100, sink[0] + sink[1]);
+            assertEquals(30_000L * 100, sum.get());
         }
     }
 

@@ -6,6 +6,7 @@ import io.ortex.api.OrtexException;
 import io.ortex.api.TensorInfo;
 import io.ortex.api.spi.DataLayout;
 import io.ortex.api.spi.ExecutionProvider;
+import io.ortex.api.spi.GraphView;
 import io.ortex.api.spi.LayoutConversion;
 import io.ortex.api.spi.NodeView;
 import io.ortex.api.spi.ValueView;
@@ -27,9 +28,9 @@ import org.slf4j.event.Level;
  * session prefers NHWC, the EPs are asked for their capabilities on the main graph, the nodes an NHWC-preferring EP
  * claimed are converted where {@link ExecutionProvider#shouldConvertDataLayout} (or, left to the runtime, the list of
  * layout-sensitive ops) says so ({@link LayoutTransformer}), and the session goes on with the converted model, whose
- * partitioning asks the EPs again. A session none of whose EPs prefers NHWC skips all of it. Only the main graph is
- * converted: nodes in nested subgraphs (If, Loop and Scan bodies) keep ONNX's layout, where ONNX Runtime's
- * partitioner also converts the subgraphs it partitions. Stateless.
+ * partitioning asks the EPs again. Nested subgraphs (If, Loop and Scan bodies) are converted too, each partitioned on
+ * its own, as ONNX Runtime's partitioner transforms each graph it partitions. A session none of whose EPs prefers
+ * NHWC skips all of it. Stateless.
  */
 final class SessionLayout {
     /** Ops whose weight (input 1) has the rank of the data, which tells the data's rank when no shape is declared. */
@@ -52,13 +53,34 @@ final class SessionLayout {
         if (eps.stream().noneMatch(ep -> ep.preferredDataLayout() == DataLayout.NHWC)) {
             return model;
         }
-        Graph graph = model.graph();
-        // the trial: its refusals are said again, at their own level, when the converted graph is partitioned
-        List<Partitioner.Group> groups = Partitioner.claims(graph, eps, ResourceBudgets.of(eps, config),
-                (level, message) -> log.accept(Level.DEBUG, "before the layout conversion: " + message));
-        Map<String, Integer> ranks = ranks(graph);
         Map<String, Integer> convert = new LinkedHashMap<>();
         Map<String, Integer> perEp = new LinkedHashMap<>();
+        choose(model.graph(), eps, ResourceBudgets.of(eps, config), Map.of(), log, convert, perEp);
+        if (convert.isEmpty()) {
+            return model;
+        }
+        ModelProto converted = LayoutTransformer.toChannelsLast(model.proto(), convert);
+        if (converted == model.proto()) {
+            return model;
+        }
+        perEp.forEach((ep, count) -> log.accept(Level.DEBUG, count + " nodes converted to NHWC for " + ep));
+        return ModelReader.rewrite(model, converted);
+    }
+
+    /**
+     * Chooses the nodes of one graph to convert, then those of its nested subgraphs, each graph partitioned on its own
+     * as the session's partitioning does.
+     *
+     * @param graph the graph
+     * @param outerRanks the ranks known in the enclosing graphs, for the values a subgraph reads from them
+     */
+    private static void choose(Graph graph, List<ExecutionProvider> eps, ResourceBudgets budgets,
+                               Map<String, Integer> outerRanks, BiConsumer<Level, String> log,
+                               Map<String, Integer> convert, Map<String, Integer> perEp) {
+        // the trial: its refusals are said again, at their own level, when the converted graph is partitioned
+        List<Partitioner.Group> groups = Partitioner.claims(graph, eps, budgets,
+                (level, message) -> log.accept(Level.DEBUG, "before the layout conversion: " + message));
+        Map<String, Integer> ranks = ranks(graph, outerRanks);
         for (Partitioner.Group group : groups) {
             ExecutionProvider ep = group.ep();
             if (ep.preferredDataLayout() != DataLayout.NHWC) {
@@ -78,15 +100,11 @@ final class SessionLayout {
                 perEp.merge(ep.name(), 1, Integer::sum);
             }
         }
-        if (convert.isEmpty()) {
-            return model;
+        for (NodeView node : graph.nodes()) {
+            for (GraphView sub : node.subgraphs().values()) {
+                choose((Graph) sub, eps, budgets, ranks, log, convert, perEp);
+            }
         }
-        ModelProto converted = LayoutTransformer.toChannelsLast(model.proto(), convert);
-        if (converted == model.proto()) {
-            return model;
-        }
-        perEp.forEach((ep, count) -> log.accept(Level.DEBUG, count + " nodes converted to NHWC for " + ep));
-        return ModelReader.rewrite(model, converted);
     }
 
     private static boolean wantsConversion(ExecutionProvider ep, NodeView node) {
@@ -110,7 +128,18 @@ final class SessionLayout {
      * element-wise ones), and a Conv's data taken to have its weight's rank.
      */
     static Map<String, Integer> ranks(Graph graph) {
-        Map<String, Integer> ranks = new HashMap<>();
+        return ranks(graph, Map.of());
+    }
+
+    /**
+     * The rank of each value of a graph where it is known, starting from the ranks known in the enclosing graphs.
+     *
+     * @param graph the graph
+     * @param outer the ranks of the values of the enclosing graphs
+     * @return the ranks, the outer ones included
+     */
+    static Map<String, Integer> ranks(Graph graph, Map<String, Integer> outer) {
+        Map<String, Integer> ranks = new HashMap<>(outer);
         for (NodeView node : graph.nodes()) {
             for (ValueView v : node.inputs()) {
                 if (v != null) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ortex.api.ElementType;
 import io.ortex.api.GraphOptimizationLevel;
 import io.ortex.api.HardwareDevice;
 import io.ortex.api.HardwareDeviceType;
@@ -16,6 +17,11 @@ import io.ortex.api.spi.LayoutConversion;
 import io.ortex.api.spi.SupportedDevice;
 import io.ortex.ep.cpu.CpuEpFactory;
 import io.ortex.onnx.ModelReader;
+import io.ortex.onnx.proto.Onnx.GraphProto;
+import io.ortex.onnx.proto.Onnx.NodeProto;
+import io.ortex.onnx.proto.Onnx.TensorProto;
+import io.ortex.onnx.proto.Onnx.TypeProto;
+import io.ortex.onnx.proto.Onnx.ValueInfoProto;
 import io.ortex.testing.Attributes;
 import io.ortex.testing.ModelBuilder;
 import io.ortex.testing.RandomFloats;
@@ -52,6 +58,35 @@ class LayoutConversionTest {
                 .node("Conv", "conv2", List.of("r", "w2"), List.of("y"), Attributes.ints("strides", 2, 2),
                         Attributes.ints("pads", 0, 1, 1, 0))
                 .output("y");
+    }
+
+    /**
+     * {@code y = If(cond, then: Relu(Conv(x)), else: Conv(Relu(Conv(x))))}: the Convs live in the branches and read
+     * {@code x} and the weights from the main graph.
+     */
+    private static ModelBuilder convsInBranches() {
+        GraphProto thenBranch = GraphProto.newBuilder().setName("then")
+                .addNode(NodeProto.newBuilder().setOpType("Conv").setName("then_conv").addAllInput(List.of("x", "w1",
+                        "b1")).addOutput("t1").addAttribute(Attributes.ints("pads", 1, 1, 1, 1)))
+                .addNode(NodeProto.newBuilder().setOpType("Relu").setName("then_relu").addInput("t1").addOutput("t2"))
+                .addOutput(floatValue("t2")).build();
+        GraphProto elseBranch = GraphProto.newBuilder().setName("else")
+                .addNode(NodeProto.newBuilder().setOpType("Conv").setName("else_conv1").addAllInput(List.of("x", "w1",
+                        "b1")).addOutput("e1").addAttribute(Attributes.ints("pads", 1, 1, 1, 1)))
+                .addNode(NodeProto.newBuilder().setOpType("Relu").setName("else_relu").addInput("e1").addOutput("e2"))
+                .addNode(NodeProto.newBuilder().setOpType("Conv").setName("else_conv2").addAllInput(List.of("e2",
+                        "w3")).addOutput("e3").addAttribute(Attributes.ints("pads", 1, 1, 1, 1)))
+                .addOutput(floatValue("e3")).build();
+        return weights(TestModels.builder().input("cond", ElementType.BOOL, 1).input("x", TestModels.FLOAT, 1, 3, 7, 6))
+                .initializer("w3", RandomFloats.uniform(new Random(13), 4, 4, 3, 3))
+                .node("If", "branch", List.of("cond"), List.of("y"), Attributes.attr("then_branch", thenBranch),
+                        Attributes.attr("else_branch", elseBranch))
+                .output("y");
+    }
+
+    private static ValueInfoProto floatValue(String name) {
+        return ValueInfoProto.newBuilder().setName(name).setType(TypeProto.newBuilder().setTensorType(
+                TypeProto.Tensor.newBuilder().setElemType(TensorProto.DataType.FLOAT_VALUE))).build();
     }
 
     private static ModelBuilder weights(ModelBuilder b) {
@@ -108,6 +143,25 @@ class LayoutConversionTest {
             assertEquals(List.of(List.of("Conv"), List.of("Transpose", NHWC_CONV, "Transpose")), ep.offered,
                     "GetCapability is asked again on the converted graph");
             assertClose(expected(conv()), run(s));
+        }
+    }
+
+    @Test
+    void theConvsOfIfBranchesAreConvertedInTheirBranchesAndGiveTheSameResults() {
+        NhwcTestEp ep = ep(DataLayout.NHWC, LayoutConversion.RUNTIME_DECIDES);
+        try (InferenceSession s = session(convsInBranches(), ep);
+                InferenceSession cpu = session(convsInBranches(), null)) {
+            List<String> converted = ops(s, NHWC_CONV).stream().map(NodeAssignment::node).sorted().toList();
+            assertEquals(List.of("branch/else_branch/else_conv1", "branch/else_branch/else_conv2",
+                    "branch/then_branch/then_conv"), converted, s.assignment().toString());
+            assertEquals(0, ops(s, "Conv").size(), "no Conv is left in the ONNX domain");
+            assertTrue(ops(s, NHWC_CONV).stream().allMatch(a -> a.ep().equals("NhwcTestEP")));
+            assertEquals(4, ops(s, "Transpose").size(),
+                    "each branch keeps one transpose at each end: the else branch's two Convs stay channels last");
+            for (boolean cond : new boolean[] {true, false}) {
+                Map<String, Tensor> feeds = Map.of("cond", Tensor.ofBooleans(new boolean[] {cond}, 1), "x", X);
+                assertClose(cpu.run(feeds).get("y").floats(), s.run(feeds).get("y").floats());
+            }
         }
     }
 

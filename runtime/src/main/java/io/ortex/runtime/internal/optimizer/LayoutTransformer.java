@@ -49,7 +49,9 @@ public final class LayoutTransformer {
     }
 
     /**
-     * Converts nodes of a model's main graph to channels last.
+     * Converts nodes of a model's graphs to channels last: the main graph's and those of the subgraphs nested in it
+     * (If, Loop and Scan bodies), each subgraph on its own, innermost first. Value names are unique across a model,
+     * so one map names the nodes of every graph, and new names are chosen against all of them.
      *
      * @param model the model
      * @param ranks the nodes to convert, each by the name of its first output, with the rank of its first input (at
@@ -57,9 +59,13 @@ public final class LayoutTransformer {
      * @return the converted model, or {@code model} itself when no node was converted
      */
     public static ModelProto toChannelsLast(ModelProto model, Map<String, Integer> ranks) {
-        Rewrite rewrite = new Rewrite(model.getGraph());
-        int converted = rewrite.wrap(ranks);
-        if (converted == 0) {
+        Set<String> names = new HashSet<>();
+        collectDefinedEverywhere(model.getGraph(), names);
+        int[] converted = {0};
+        GraphProto main = withConvertedSubgraphs(model.getGraph(), ranks, names, converted);
+        Rewrite rewrite = new Rewrite(main, names);
+        converted[0] += rewrite.wrap(ranks);
+        if (converted[0] == 0) {
             return model;
         }
         rewrite.cancelTransposes();
@@ -74,6 +80,67 @@ public final class LayoutTransformer {
             out.addOpsetImport(OperatorSetIdProto.newBuilder().setDomain(DataLayout.NHWC_DOMAIN).setVersion(onnx));
         }
         return out.build();
+    }
+
+    /** The graph with the subgraphs of its nodes converted (each in turn with its own subgraphs first). */
+    private static GraphProto withConvertedSubgraphs(GraphProto g, Map<String, Integer> ranks, Set<String> names,
+                                                     int[] converted) {
+        GraphProto.Builder b = null;
+        for (int i = 0; i < g.getNodeCount(); i++) {
+            NodeProto n = g.getNode(i);
+            NodeProto.Builder nb = null;
+            for (int a = 0; a < n.getAttributeCount(); a++) {
+                AttributeProto attr = n.getAttribute(a);
+                AttributeProto.Builder ab = null;
+                if (attr.hasG()) {
+                    GraphProto sub = convertSubgraph(attr.getG(), ranks, names, converted);
+                    if (sub != attr.getG()) {
+                        ab = attr.toBuilder().setG(sub);
+                    }
+                }
+                for (int k = 0; k < attr.getGraphsCount(); k++) {
+                    GraphProto sub = convertSubgraph(attr.getGraphs(k), ranks, names, converted);
+                    if (sub != attr.getGraphs(k)) {
+                        ab = (ab == null ? attr.toBuilder() : ab).setGraphs(k, sub);
+                    }
+                }
+                if (ab != null) {
+                    nb = (nb == null ? n.toBuilder() : nb).setAttribute(a, ab);
+                }
+            }
+            if (nb != null) {
+                b = (b == null ? g.toBuilder() : b).setNode(i, nb);
+            }
+        }
+        return b == null ? g : b.build();
+    }
+
+    private static GraphProto convertSubgraph(GraphProto sub, Map<String, Integer> ranks, Set<String> names,
+                                              int[] converted) {
+        GraphProto inner = withConvertedSubgraphs(sub, ranks, names, converted);
+        Rewrite rewrite = new Rewrite(inner, names);
+        int n = rewrite.wrap(ranks);
+        if (n == 0) {
+            return inner;
+        }
+        converted[0] += n;
+        rewrite.cancelTransposes();
+        return new MainGraph(rewrite.build()).build();
+    }
+
+    /** Adds every name any graph of the model defines or reads. */
+    private static void collectDefinedEverywhere(GraphProto g, Set<String> out) {
+        g.getInputList().forEach(v -> out.add(v.getName()));
+        g.getOutputList().forEach(v -> out.add(v.getName()));
+        g.getValueInfoList().forEach(v -> out.add(v.getName()));
+        g.getInitializerList().forEach(t -> out.add(t.getName()));
+        for (NodeProto n : g.getNodeList()) {
+            out.addAll(n.getInputList());
+            out.addAll(n.getOutputList());
+            for (AttributeProto a : n.getAttributeList()) {
+                MainGraph.subgraphs(a).forEach(sub -> collectDefinedEverywhere(sub, out));
+            }
+        }
     }
 
     /** The permutation that moves axis 1 (channels) last. */
@@ -104,12 +171,14 @@ public final class LayoutTransformer {
         private final Set<String> graphInputs = new HashSet<>();
         private final Set<String> graphOutputs = new HashSet<>();
         private final Set<String> subgraphReads = new HashSet<>();
-        private final Set<String> names = new HashSet<>();
+        /** Every name of the model, shared by the rewrites of its graphs, so that no new name is taken twice. */
+        private final Set<String> names;
         private final Map<String, Integer> producer = new HashMap<>();
         private final Map<String, List<Integer>> consumers = new HashMap<>();
 
-        Rewrite(GraphProto graph) {
+        Rewrite(GraphProto graph, Set<String> names) {
             this.graph = graph;
+            this.names = names;
             this.nodes = new ArrayList<>(graph.getNodeList());
             graph.getInitializerList().forEach(t -> initializers.put(t.getName(), t));
             graph.getInputList().forEach(v -> graphInputs.add(v.getName()));

@@ -72,6 +72,8 @@ final class VectorGemm {
     /** Operands larger than this many floats are packed into a new array instead of the per-thread scratch. */
     private static final int MAX_SCRATCH_FLOATS = 1 << 22;
     private static final ThreadLocal<float[][]> B_SCRATCH = ThreadLocal.withInitial(() -> new float[1][0]);
+    /** A packed whole, when several units share each block of rows; read by every thread of the product. */
+    private static final ThreadLocal<float[][]> A_SHARED = ThreadLocal.withInitial(() -> new float[1][0]);
 
     static void multiplyUnpacked(float[] a, int aOff, int ars, int acs, int m, float[] b, int bOff, int brs, int bcs,
                                  int k, int n, float[] c, int cOff, int ldc, Epilogue ep, KernelContext ctx) {
@@ -108,7 +110,7 @@ final class VectorGemm {
         int mc = ((m + blocks - 1) / blocks + MR - 1) / MR * MR;
         int rowBlocks = (m + mc - 1) / mc;
         // a few units per thread, so that a thread that runs slower takes fewer of them
-        int wanted = threads * UNITS_PER_THREAD;
+        int wanted = threads == 1 ? 1 : threads * UNITS_PER_THREAD;
         int groups = rowBlocks >= wanted ? 1 : Math.min(panels, (wanted + rowBlocks - 1) / rowBlocks);
         int units = rowBlocks * groups;
         int g = groups;
@@ -118,11 +120,47 @@ final class VectorGemm {
             }
             return;
         }
-        ctx.parallelFor(units, 1, (from, to) -> {
-            for (int u = from; u < to; u++) {
-                unit(a, aOff, ars, acs, m, k, n, b.panels(), c, cOff, ldc, ep, mc, u / g, u % g, g, panels);
+        if (g == 1 || (long) rowBlocks * mc * k > MAX_SCRATCH_FLOATS) {
+            ctx.parallelFor(units, 1, (from, to) -> {
+                for (int u = from; u < to; u++) {
+                    unit(a, aOff, ars, acs, m, k, n, b.panels(), c, cOff, ldc, ep, mc, u / g, u % g, g, panels);
+                }
+            });
+            return;
+        }
+        // several groups of panels share each block of rows: pack A once, then every unit reads it
+        int kBlocks = (k + KC - 1) / KC;
+        float[][] holder = A_SHARED.get();
+        if (holder[0].length < rowBlocks * mc * k) {
+            holder[0] = new float[rowBlocks * mc * k];
+        }
+        float[] ap = holder[0];
+        ctx.parallelFor(rowBlocks * kBlocks, 1, (from, to) -> {
+            for (int i = from; i < to; i++) {
+                int rb = i / kBlocks;
+                int k0 = i % kBlocks * KC;
+                int i0 = rb * mc;
+                packA(a, aOff, ars, acs, i0, Math.min(mc, m - i0), k0, Math.min(KC, k - k0), ap,
+                        rb * mc * k + k0 * mc);
             }
         });
+        ctx.parallelFor(units, 1, (from, to) -> {
+            for (int u = from; u < to; u++) {
+                packedUnit(ap, m, k, n, b.panels(), c, cOff, ldc, ep, mc, u / g, u % g, g, panels);
+            }
+        });
+    }
+
+    /** One block of rows, packed in {@code ap} by {@link #multiply}, times one group of panels. */
+    private static void packedUnit(float[] ap, int m, int k, int n, float[] bp, float[] c, int cOff, int ldc,
+                                   Epilogue ep, int mc, int rowBlock, int group, int groups, int panels) {
+        int i0 = rowBlock * mc;
+        int rows = Math.min(mc, m - i0);
+        int p0 = (int) ((long) panels * group / groups);
+        int p1 = (int) ((long) panels * (group + 1) / groups);
+        for (int k0 = 0; k0 < k; k0 += KC) {
+            block(ap, rowBlock * mc * k + k0 * mc, i0, rows, m, k, n, bp, c, cOff, ldc, ep, k0, p0, p1);
+        }
     }
 
     /**
@@ -264,7 +302,7 @@ final class VectorGemm {
         }
     }
 
-    /** One block of rows times one group of panels, over the whole reduction. */
+    /** One block of rows times one group of panels, over the whole reduction, packing the rows as it goes. */
     private static void unit(float[] a, int aOff, int ars, int acs, int m, int k, int n, float[] bp, float[] c,
                              int cOff, int ldc, Epilogue ep, int mc, int rowBlock, int group, int groups,
                              int panels) {
@@ -273,35 +311,44 @@ final class VectorGemm {
         int p0 = (int) ((long) panels * group / groups);
         int p1 = (int) ((long) panels * (group + 1) / groups);
         float[] ap = A_BLOCK.get();
-        int tiles = (rows + MR - 1) / MR;
-        boolean finish = needsFinish(ep);
         for (int k0 = 0; k0 < k; k0 += KC) {
-            int kc = Math.min(KC, k - k0);
-            boolean add = ep.accumulate() || k0 > 0;
-            boolean last = k0 + kc >= k;
-            packA(a, aOff, ars, acs, i0, rows, k0, kc, ap);
-            for (int p = p0; p < p1; p++) {
-                int col0 = p * NR;
-                int cols = Math.min(NR, n - col0);
-                int bBase = (p * k + k0) * NR;
-                for (int t = 0; t < tiles; t++) {
-                    int row0 = i0 + t * MR;
-                    int ci = cOff + row0 * ldc + col0;
-                    int tileRows = Math.min(MR, m - row0);
-                    kernel(ap, t * kc * MR, bp, bBase, kc, c, ci, ldc, tileRows, cols, add, ep.alpha());
-                    if (last && finish) {
-                        finish(c, ci, ldc, tileRows, cols, ep, row0, col0);
-                    }
+            packA(a, aOff, ars, acs, i0, rows, k0, Math.min(KC, k - k0), ap, 0);
+            block(ap, 0, i0, rows, m, k, n, bp, c, cOff, ldc, ep, k0, p0, p1);
+        }
+    }
+
+    /**
+     * Rows {@code [i0, i0 + rows)} of A, packed at {@code aBase}, times panels {@code [p0, p1)} of B over one block of
+     * the reduction from step {@code k0}; the epilogue finishes each tile after the last block.
+     */
+    private static void block(float[] ap, int aBase, int i0, int rows, int m, int k, int n, float[] bp, float[] c,
+                              int cOff, int ldc, Epilogue ep, int k0, int p0, int p1) {
+        int kc = Math.min(KC, k - k0);
+        int tiles = (rows + MR - 1) / MR;
+        boolean add = ep.accumulate() || k0 > 0;
+        boolean finish = k0 + kc >= k && needsFinish(ep);
+        for (int p = p0; p < p1; p++) {
+            int col0 = p * NR;
+            int cols = Math.min(NR, n - col0);
+            int bBase = (p * k + k0) * NR;
+            for (int t = 0; t < tiles; t++) {
+                int row0 = i0 + t * MR;
+                int ci = cOff + row0 * ldc + col0;
+                int tileRows = Math.min(MR, m - row0);
+                kernel(ap, aBase + t * kc * MR, bp, bBase, kc, c, ci, ldc, tileRows, cols, add, ep.alpha());
+                if (finish) {
+                    finish(c, ci, ldc, tileRows, cols, ep, row0, col0);
                 }
             }
         }
     }
 
-    /** Packs rows {@code [i0, i0 + rows)} by steps {@code [k0, k0 + kc)} of A into tiles of MR rows. */
-    private static void packA(float[] a, int aOff, int ars, int acs, int i0, int rows, int k0, int kc, float[] ap) {
+    /** Packs rows {@code [i0, i0 + rows)} by steps {@code [k0, k0 + kc)} of A into tiles of MR rows from {@code at}. */
+    private static void packA(float[] a, int aOff, int ars, int acs, int i0, int rows, int k0, int kc, float[] ap,
+                              int at) {
         int tiles = (rows + MR - 1) / MR;
         for (int t = 0; t < tiles; t++) {
-            int dst = t * kc * MR;
+            int dst = at + t * kc * MR;
             int r0 = t * MR;
             if (r0 + MR <= rows) {
                 int s0 = aOff + (i0 + r0) * ars + k0 * acs;

@@ -288,7 +288,10 @@ public final class FloatConv {
         int threads = Math.max(1, ctx.intraOpThreads());
         int rows = Math.max(1, Math.min(MAX_BLOCK, BLOCK_FLOATS / Math.max(1, coutg)) / wpp);
         if (threads > 1) {
-            rows = Math.min(rows, Math.max(1, (oh * n * group + threads * 4 - 1) / (threads * 4)));
+            // a few units per thread, but each at least one panel of the product wide: a unit narrower than a
+            // panel computes the whole panel anyway
+            int panelRows = (Gemm.columnAlignment() + wpp - 1) / wpp;
+            rows = Math.min(rows, Math.max(panelRows, (oh * n * group + threads * 4 - 1) / (threads * 4)));
         }
         int rowsPer = Math.min(rows, oh);
         int blocks = (oh + rowsPer - 1) / rowsPer;

@@ -14,14 +14,19 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.LocalDate;
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.profile.CompilerProfiler;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
@@ -43,6 +48,9 @@ import org.openjdk.jmh.runner.options.TimeValue;
 public final class PerformanceReport {
     /** The collector options the distribution's launcher gives a one-shot verb (bin/ortex). */
     static final String[] LAUNCHER_VERB_GC = {"-XX:+UseSerialGC", "-Xmn16m"};
+
+    /** How many times each row's two sides are measured, alternating which goes first. */
+    private static final int ROUNDS = 2;
 
     private final boolean quick;
     private final List<Row> rows = new ArrayList<>();
@@ -134,12 +142,44 @@ public final class PerformanceReport {
 
     /**
      * Runs the benchmark methods whose names match {@code methods} (all when empty); a method whose name starts with
-     * {@code ortex} is Ortex's side of a row, any other ONNX Runtime's.
+     * {@code ortex} is Ortex's side of a row, any other ONNX Runtime's. The two sides of a row run back to back, in
+     * {@link #ROUNDS} rounds that alternate which side goes first, and each side keeps its lower round median: the
+     * machine's speed drifts over minutes (other tenants of the host), and a row whose sides ran minutes apart would
+     * compare the drift as much as the runtimes.
      */
     private void collect(String group, Class<?> benchmark, String methods, Map<String, String[]> params,
                          TimeUnit unit, Label label, Flops flops, String rate) throws RunnerException {
+        List<String> sides = benchmarkMethods(benchmark, methods);
+        for (Map<String, String> combination : parameterCombinations(benchmark, params)) {
+            double[] best = {Double.NaN, Double.NaN};
+            RunResult last = null;
+            int rounds = quick ? 1 : ROUNDS;
+            for (int round = 0; round < rounds; round++) {
+                List<String> order = new ArrayList<>(sides);
+                if (round % 2 == 1) {
+                    Collections.reverse(order);
+                }
+                for (String method : order) {
+                    RunResult r = runOne(benchmark, method, combination);
+                    logCompilation(method, r);
+                    double median = r.getPrimaryResult().getStatistics().getPercentile(50);
+                    double ms = unit == TimeUnit.MICROSECONDS ? median / 1000 : median;
+                    int side = method.startsWith("ortex") ? 0 : 1;
+                    best[side] = Double.isNaN(best[side]) ? ms : Math.min(best[side], ms);
+                    last = r;
+                }
+            }
+            String threads = combination.get("threads");
+            rows.add(new Row(group, label.of(last), threads == null ? 2 : Integer.parseInt(threads), best[0], best[1],
+                    flops.of(last), rate));
+        }
+    }
+
+    /** Runs one benchmark method with one combination of parameters in a fork of its own. */
+    private RunResult runOne(Class<?> benchmark, String method, Map<String, String> combination)
+            throws RunnerException {
         ChainedOptionsBuilder o = new OptionsBuilder()
-                .include(benchmark.getName() + "\\." + methods)
+                .include(benchmark.getName() + "\\." + method + "$")
                 .forks(1)
                 .jvmArgsAppend("--add-modules", "jdk.incubator.vector", "-Xss8m")
                 .addProfiler(CompilerProfiler.class)
@@ -151,29 +191,56 @@ public final class PerformanceReport {
             o.warmupIterations(1).warmupTime(TimeValue.seconds(1)).measurementIterations(2)
                     .measurementTime(TimeValue.seconds(1));
         } else {
-            o.warmupIterations(5).warmupTime(TimeValue.seconds(2)).measurementIterations(5)
-                    .measurementTime(TimeValue.seconds(2));
+            o.warmupIterations(5).warmupTime(TimeValue.seconds(1)).measurementIterations(4)
+                    .measurementTime(TimeValue.seconds(1));
         }
-        params.forEach(o::param);
+        combination.forEach(o::param);
         Collection<RunResult> results = new Runner(o.build()).run();
-        Map<String, double[]> pairs = new TreeMap<>();
-        Map<String, Double> work = new LinkedHashMap<>();
-        for (RunResult r : results) {
-            String method = r.getParams().getBenchmark();
-            method = method.substring(method.lastIndexOf('.') + 1);
-            String threads = r.getParams().getParam("threads");
-            String key = label.of(r) + "\u0000" + (threads == null ? "2" : threads);
-            double median = r.getPrimaryResult().getStatistics().getPercentile(50);
-            logCompilation(method, r);
-            double ms = unit == TimeUnit.MICROSECONDS ? median / 1000 : median;
-            double[] pair = pairs.computeIfAbsent(key, k -> new double[] {Double.NaN, Double.NaN});
-            pair[method.startsWith("ortex") ? 0 : 1] = ms;
-            work.put(key, flops.of(r));
+        if (results.size() != 1) {
+            throw new IllegalStateException(benchmark.getSimpleName() + "." + method + " " + combination + " gave "
+                    + results.size() + " results, expected 1");
         }
-        pairs.forEach((key, pair) -> {
-            String[] parts = key.split("\u0000");
-            rows.add(new Row(group, parts[0], Integer.parseInt(parts[1]), pair[0], pair[1], work.get(key), rate));
-        });
+        return results.iterator().next();
+    }
+
+    /** The names of a class's {@link Benchmark} methods that match {@code regex} (all when empty), sorted. */
+    private static List<String> benchmarkMethods(Class<?> benchmark, String regex) {
+        Pattern match = Pattern.compile(regex.isEmpty() ? ".*" : ".*" + regex);
+        List<String> names = new ArrayList<>();
+        for (Method m : benchmark.getMethods()) {
+            if (m.isAnnotationPresent(Benchmark.class) && match.matcher(m.getName()).matches()) {
+                names.add(m.getName());
+            }
+        }
+        Collections.sort(names);
+        return names;
+    }
+
+    /**
+     * Every combination of a class's {@link Param} fields' values, in declaration order, {@code overrides} replacing
+     * a field's values.
+     */
+    private static List<Map<String, String>> parameterCombinations(Class<?> benchmark,
+                                                                   Map<String, String[]> overrides) {
+        List<Map<String, String>> combinations = new ArrayList<>();
+        combinations.add(new LinkedHashMap<>());
+        for (Field f : benchmark.getFields()) {
+            Param p = f.getAnnotation(Param.class);
+            if (p == null) {
+                continue;
+            }
+            String[] values = overrides.getOrDefault(f.getName(), p.value());
+            List<Map<String, String>> next = new ArrayList<>();
+            for (Map<String, String> c : combinations) {
+                for (String v : values) {
+                    Map<String, String> d = new LinkedHashMap<>(c);
+                    d.put(f.getName(), v);
+                    next.add(d);
+                }
+            }
+            combinations = next;
+        }
+        return combinations;
     }
 
     /**
@@ -259,7 +326,9 @@ public final class PerformanceReport {
                 ? " (quick mode: short iterations, not for publishing)" : "").append(". Every figure is the median "
                 + "of JMH samples; Ortex and ONNX Runtime run the same model with the same inputs and thread count "
                 + "in the same run, and the ratio is Ortex's time over ONNX Runtime's (below 1 means Ortex is "
-                + "faster).\n\n");
+                + "faster). The two sides of a row run back to back, " + (quick ? "once" : ROUNDS + " times")
+                + ", alternating which goes first, and each keeps the lowest of its medians: the host's speed "
+                + "drifts over minutes, so rows measured far apart would compare the drift too.\n\n");
         b.append("| | |\n|---|---|\n");
         b.append("| machine | ").append(cpu()).append(" |\n");
         b.append("| JDK | ").append(System.getProperty("java.vm.vendor")).append(' ')

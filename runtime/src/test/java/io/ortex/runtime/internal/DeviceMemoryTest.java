@@ -43,8 +43,7 @@ class DeviceMemoryTest {
             new SessionOptions().selectionPolicy(ExecutionProviderDevicePolicy.PREFER_NPU);
 
     private static RuntimeEnvironment environment(DeviceMemoryEp factory) {
-        return new RuntimeEnvironment(Map.of(), List.of(NPU, LibraryRegistrationTest.CPU),
-                List.of(new CpuEpFactory(), factory));
+        return DeviceTestEpFactory.environment(List.of(NPU), factory);
     }
 
     private static Map<String, Tensor> feeds() {
@@ -53,11 +52,7 @@ class DeviceMemoryTest {
 
     /** What the CPU EP alone computes. */
     private static float[] onCpu(ModelBuilder model) {
-        try (RuntimeEnvironment env = new RuntimeEnvironment(Map.of(), List.of(LibraryRegistrationTest.CPU),
-                List.of(new CpuEpFactory()));
-             Session s = env.createSession(model.bytes(), new SessionOptions())) {
-            return s.run(feeds()).get("out").floats();
-        }
+        return DeviceTestEpFactory.onCpuAlone(model.bytes(), feeds()).get("out").floats();
     }
 
     private static ValueCopy copy(Session s, String value, String to) {
@@ -84,8 +79,8 @@ class DeviceMemoryTest {
                 Tensor out = s.run(feeds()).get("out");
                 assertFalse(out.isOffHeap());
                 assertArrayEquals(expected, out.floats());
-                assertEquals(2 * run, factory.toDevice.get() - 1, "x and y go to the device, b did once");
-                assertEquals(run, factory.toHost.get(), "only p comes back, for the CPU's Relu");
+                assertEquals(2 * run, factory.transfer.toDevice.get() - 1, "x and y go to the device, b did once");
+                assertEquals(run, factory.transfer.toHost.get(), "only p comes back, for the CPU's Relu");
                 assertEquals(0, factory.allocator(DeviceMemoryEp.DEVICE).live(),
                         "every device buffer of the run was given back");
             }
@@ -97,7 +92,7 @@ class DeviceMemoryTest {
             // s, between the two device partitions, never left device memory
             assertTrue(s.valueCopies().stream().noneMatch(c -> c.value().equals("s")));
         }
-        assertEquals(0, factory.liveBuffers(), "the initializer copy was given back with the session");
+        assertEquals(0, factory.liveBlocks(), "the initializer copy was given back with the session");
         assertEquals(2, factory.allocators.size());
         assertEquals(2, factory.allocatorsReleased.get(), "the environment gave its allocators back");
     }
@@ -111,11 +106,12 @@ class DeviceMemoryTest {
             assertTrue(s.assignment().stream().allMatch(a -> a.ep().equals("DeviceMemEP")), s.assignment().toString());
             Tensor out = s.run(feeds()).get("out");
             assertArrayEquals(expected, out.floats());
-            assertEquals(2, factory.toDevice.get(), "x (read by add_0 and add_1) and y (add_0, mul_0) once each");
-            assertEquals(1, factory.toHost.get(), "out");
+            assertEquals(2, factory.transfer.toDevice.get(),
+                    "x (read by add_0 and add_1) and y (add_0, mul_0) once each");
+            assertEquals(1, factory.transfer.toHost.get(), "out");
             assertEquals(List.of("x:RUN:1", "y:RUN:1", "out:OUTPUT:1"), s.valueCopies().stream()
                     .map(c -> c.value() + ":" + c.kind() + ":" + c.count()).toList());
-            assertEquals(0, factory.liveBuffers());
+            assertEquals(0, factory.liveBlocks());
         }
     }
 
@@ -155,9 +151,9 @@ class DeviceMemoryTest {
                 assertEquals(0, factory.allocator(DeviceMemoryEp.DEVICE).live());
                 assertEquals(75, copy(shared, "x", "TestNpu").count());
             }
-            assertEquals(0, factory.liveBuffers(), "every buffer was given back after the sessions closed");
+            assertEquals(0, factory.liveBlocks(), "every buffer was given back after the sessions closed");
             assertEquals(0, factory.allocatorsReleased.get(), "the allocators stay with the environment");
-            DeviceMemoryEp.CountingAllocator device = factory.allocator(DeviceMemoryEp.DEVICE);
+            CountingDeviceAllocator device = factory.allocator(DeviceMemoryEp.DEVICE);
             assertEquals(device.allocated.get(), device.freed.get());
             assertTrue(device.allocated.get() >= 150 * 4, "x, y, s, p each run: " + device.allocated.get());
         } finally {
@@ -181,7 +177,7 @@ class DeviceMemoryTest {
             assertEquals(0, factory.allocatorsReleased.get(), "kept for the next session");
             env.unregisterLibrary("devmem");
             assertEquals(2, factory.allocatorsReleased.get(), "given back with the library");
-            assertEquals(0, factory.liveBuffers());
+            assertEquals(0, factory.liveBlocks());
         }
         assertEquals(2, factory.allocatorsReleased.get(), "not twice");
     }

@@ -6,8 +6,6 @@ import io.ortex.api.HardwareDeviceType;
 import io.ortex.api.Tensor;
 import io.ortex.api.spi.ComputeKernel;
 import io.ortex.api.spi.DataTransfer;
-import io.ortex.api.spi.EpFactory;
-import io.ortex.api.spi.EpMemory;
 import io.ortex.api.spi.ExecutionProvider;
 import io.ortex.api.spi.FusedNode;
 import io.ortex.api.spi.GraphSupport;
@@ -26,18 +24,15 @@ import io.ortex.api.spi.SyncNotification;
 import io.ortex.api.spi.SyncStream;
 import io.ortex.api.spi.TensorAllocator;
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A test EP factory whose EPs run single nodes through a kernel registry in an emulated device memory outside the
@@ -53,7 +48,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * the session's stream (a thread of its own, each item after a short delay) and copies out of device memory are queued
  * there too, so that a host read the runtime does not make wait sees a value not yet written.
  */
-final class RegistryDeviceEp implements EpFactory, EpMemory {
+final class RegistryDeviceEp extends DeviceTestEpFactory {
     static final String NAME = "RegistryDeviceEP";
     static final MemoryDevice NPU_MEMORY = new MemoryDevice(HardwareDeviceType.NPU, MemoryDevice.MemoryType.DEFAULT,
             0x1e2f, 0);
@@ -61,9 +56,7 @@ final class RegistryDeviceEp implements EpFactory, EpMemory {
     static final HardwareDevice NPU = new HardwareDevice(HardwareDeviceType.NPU, 0x1e2f, 1, "Tests", Map.of());
 
     private final Set<String> ops;
-    final List<Allocator> allocators = Collections.synchronizedList(new ArrayList<>());
-    final AtomicInteger toDevice = new AtomicInteger();
-    final AtomicInteger toHost = new AtomicInteger();
+    final HostDeviceTransfer transfer = new StreamTransfer();
     private final boolean streamAware;
 
     /**
@@ -82,6 +75,7 @@ final class RegistryDeviceEp implements EpFactory, EpMemory {
      * @param ops the ops its EPs claim (each where the registry has a kernel)
      */
     RegistryDeviceEp(boolean streamAware, String... ops) {
+        super(NAME, 0x1e2f, HardwareDeviceType.NPU, -1);
         this.streamAware = streamAware;
         this.ops = Set.of(ops);
     }
@@ -166,104 +160,9 @@ final class RegistryDeviceEp implements EpFactory, EpMemory {
         }
     }
 
-    /** Hands out direct blocks and counts them; a block given back twice, or never handed out, fails. */
-    static final class Allocator implements TensorAllocator {
-        private final MemoryInfo info;
-        final AtomicInteger allocated = new AtomicInteger();
-        final AtomicInteger freed = new AtomicInteger();
-        private final Set<Tensor> live =
-                Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
-
-        Allocator(MemoryInfo info) {
-            this.info = info;
-        }
-
-        @Override
-        public MemoryInfo memoryInfo() {
-            return info;
-        }
-
-        @Override
-        public Tensor allocate(ElementType type, long... shape) {
-            int bytes = Tensor.checkedElementCount(shape) * Tensor.storageBytes(type);
-            Tensor[] self = new Tensor[1];
-            self[0] = Tensor.ofBuffer(type, shape, ByteBuffer.allocateDirect(Math.max(bytes, 1)), () -> {
-                if (!live.remove(self[0])) {
-                    throw new IllegalStateException(info.name() + ": a block given back that is not live");
-                }
-                freed.incrementAndGet();
-            });
-            live.add(self[0]);
-            allocated.incrementAndGet();
-            return self[0];
-        }
-
-        /** Tells whether a tensor is a live block of this allocator, or a view of one. */
-        boolean holds(Tensor t) {
-            synchronized (live) {
-                for (Tensor l : live) {
-                    if (l.isViewOf(t)) {
-                        return true;
-                    }
-                }
-            }
-            return false;
-        }
-
-        int live() {
-            return live.size();
-        }
-    }
-
     /** The device memory's allocator, created by the environment. */
-    Allocator device() {
-        synchronized (allocators) {
-            return allocators.stream().filter(a -> a.memoryInfo().equals(DEVICE)).findFirst().orElseThrow();
-        }
-    }
-
-    /** How many blocks of all allocators are live. */
-    int liveBlocks() {
-        synchronized (allocators) {
-            return allocators.stream().mapToInt(Allocator::live).sum();
-        }
-    }
-
-    private boolean isLive(Tensor t) {
-        synchronized (allocators) {
-            for (Allocator a : allocators) {
-                if (a.holds(t)) {
-                    return true;
-                }
-            }
-        }
-        return false;
-    }
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public String vendor() {
-        return "tests";
-    }
-
-    @Override
-    public int vendorId() {
-        return 0x1e2f;
-    }
-
-    @Override
-    public String version() {
-        return "1.0.0";
-    }
-
-    @Override
-    public List<SupportedDevice> supportedDevices(List<HardwareDevice> hardware, Map<String, String> config) {
-        return hardware.stream().filter(d -> d.type() == HardwareDeviceType.NPU)
-                .map(d -> new SupportedDevice(d, Map.of(), Map.of())).toList();
+    CountingDeviceAllocator device() {
+        return Objects.requireNonNull(allocator(DEVICE), "no allocator of the device memory yet");
     }
 
     @Override
@@ -272,41 +171,19 @@ final class RegistryDeviceEp implements EpFactory, EpMemory {
     }
 
     @Override
-    public void releaseEp(ExecutionProvider ep) {
-    }
-
-    @Override
     public List<MemoryInfo> memoryInfos() {
         return List.of(DEVICE);
     }
 
     @Override
-    public TensorAllocator createAllocator(MemoryInfo memory) {
-        Allocator a = new Allocator(memory);
-        allocators.add(a);
-        return a;
-    }
-
-    @Override
-    public void releaseAllocator(TensorAllocator allocator) {
-    }
-
-    @Override
     public Optional<DataTransfer> dataTransfer() {
-        return Optional.of(new Transfer());
+        return Optional.of(transfer);
     }
 
-    /** Copies between host memory and the device memory; refuses a source in the wrong memory. */
-    private final class Transfer implements DataTransfer {
-        @Override
-        public boolean canCopy(MemoryDevice source, MemoryDevice target) {
-            return source.equals(MemoryDevice.CPU) && target.equals(NPU_MEMORY)
-                    || source.equals(NPU_MEMORY) && target.equals(MemoryDevice.CPU);
-        }
-
-        @Override
-        public Tensor copy(Tensor tensor, MemoryDevice source, MemoryDevice target) {
-            return copy(tensor, source, target, null);
+    /** The host-device transfer, whose copies to the host go on the stream they are given. */
+    private final class StreamTransfer extends HostDeviceTransfer {
+        StreamTransfer() {
+            super(NPU_MEMORY, RegistryDeviceEp.this::isLive);
         }
 
         @Override
@@ -315,9 +192,7 @@ final class RegistryDeviceEp implements EpFactory, EpMemory {
             if (stream == null || target.equals(NPU_MEMORY)) {
                 return copy(tensor, source, target, allocator);
             }
-            if (!isLive(tensor)) {
-                throw new IllegalStateException("live device tensor expected, got " + tensor);
-            }
+            checkLive(tensor);
             toHost.incrementAndGet();
             Tensor out = Tensor.zeros(tensor.type(), tensor.shape());
             ((Stream) stream).enqueue(() -> {
@@ -325,24 +200,6 @@ final class RegistryDeviceEp implements EpFactory, EpMemory {
                 System.arraycopy(read.data(), 0, out.data(), 0, read.size());
             });
             return out;
-        }
-
-        @Override
-        public Tensor copy(Tensor tensor, MemoryDevice source, MemoryDevice target, TensorAllocator allocator) {
-            if (target.equals(NPU_MEMORY)) {
-                if (tensor.isOffHeap()) {
-                    throw new IllegalStateException("host tensor expected, got " + tensor);
-                }
-                Tensor t = allocator.allocate(tensor.type(), tensor.shape());
-                tensor.copyTo(t.buffer());
-                toDevice.incrementAndGet();
-                return t;
-            }
-            if (!isLive(tensor)) {
-                throw new IllegalStateException("live device tensor expected, got " + tensor);
-            }
-            toHost.incrementAndGet();
-            return tensor.toHeap();
         }
     }
 

@@ -14,7 +14,6 @@ import io.ortex.api.Session;
 import io.ortex.api.SessionOptions;
 import io.ortex.api.Tensor;
 import io.ortex.api.spi.KernelMemoryType;
-import io.ortex.ep.cpu.CpuEpFactory;
 import io.ortex.testing.Attributes;
 import io.ortex.testing.ModelBuilder;
 import java.util.ArrayList;
@@ -42,17 +41,11 @@ class RegistryDeviceMemoryTest {
     private static final List<String> OPS = List.of("Add", "Relu", "Reshape", "Shape", "Mul", "Not", "If");
 
     private static RuntimeEnvironment environment(RegistryDeviceEp factory) {
-        return new RuntimeEnvironment(Map.of(), List.of(RegistryDeviceEp.NPU, LibraryRegistrationTest.CPU),
-                List.of(new CpuEpFactory(), factory));
+        return DeviceTestEpFactory.environment(List.of(RegistryDeviceEp.NPU), factory);
     }
 
-    /** What the CPU EP alone computes. */
     private static Map<String, Tensor> onCpu(ModelBuilder model, Map<String, Tensor> feeds) {
-        try (RuntimeEnvironment env = new RuntimeEnvironment(Map.of(), List.of(LibraryRegistrationTest.CPU),
-                List.of(new CpuEpFactory()));
-             Session s = env.createSession(model.bytes(), new SessionOptions())) {
-            return s.run(feeds);
-        }
+        return DeviceTestEpFactory.onCpuAlone(model.bytes(), feeds);
     }
 
     /**
@@ -111,7 +104,7 @@ class RegistryDeviceMemoryTest {
             assertEquals(List.of("add_out", "add_sh", "relu_s", "relu_x", "reshape", "scale_s", "scale_s2", "shape"),
                     s.assignment().stream().filter(a -> a.ep().equals(RegistryDeviceEp.NAME))
                             .map(NodeAssignment::node).sorted().toList());
-            RegistryDeviceEp.Allocator device = factory.device();
+            CountingDeviceAllocator device = factory.device();
             assertEquals(1, device.allocated.get(), "the constant [1] was copied into device memory once");
             for (int run = 1; run <= 3; run++) {
                 assertSame(expected, s.run(placementFeeds(0)));
@@ -125,8 +118,8 @@ class RegistryDeviceMemoryTest {
             assertEquals(List.of("one:Cpu->RegNpu:INITIALIZER:1", "out:RegNpu->Cpu:OUTPUT:3", "s2:RegNpu->Cpu:RUN:3",
                     "s:Cpu->RegNpu:RUN:3", "sh2:RegNpu->Cpu:OUTPUT:3", "sh:Cpu->RegNpu:RUN:3",
                     "x:Cpu->RegNpu:RUN:3"), copies(s));
-            assertEquals(3 * 3 + 1, factory.toDevice.get());
-            assertEquals(3 * 3, factory.toHost.get());
+            assertEquals(3 * 3 + 1, factory.transfer.toDevice.get());
+            assertEquals(3 * 3, factory.transfer.toHost.get());
         }
         assertEquals(0, factory.liveBlocks(), "the constant's copy went back with the session");
     }
@@ -175,8 +168,8 @@ class RegistryDeviceMemoryTest {
                     "out:RegNpu->Cpu:OUTPUT:3", "t:RegNpu->Cpu:OUTPUT:1", "x:Cpu->RegNpu:RUN:3",
                     "xr:Cpu->RegNpu:RUN:1", "xr:Cpu->RegNpu:RUN:2", "xr:RegNpu->Cpu:RUN:3", "y:Cpu->RegNpu:RUN:3"),
                     copies(s));
-            assertEquals(3 * 3 + 3, factory.toDevice.get());
-            assertEquals(3 * 3 + 3, factory.toHost.get());
+            assertEquals(3 * 3 + 3, factory.transfer.toDevice.get());
+            assertEquals(3 * 3 + 3, factory.transfer.toHost.get());
             assertEquals(0, factory.device().live(), "every device block of the runs and their branches given back");
             assertEquals(factory.device().allocated.get(), factory.device().freed.get());
         }
@@ -224,7 +217,7 @@ class RegistryDeviceMemoryTest {
             for (Future<?> f : done) {
                 f.get();
             }
-            RegistryDeviceEp.Allocator device = factory.device();
+            CountingDeviceAllocator device = factory.device();
             assertEquals(1 + 9 * threads * runs, device.allocated.get());
             assertEquals(9 * threads * runs, device.freed.get());
             assertTrue(copies(s).contains("x:Cpu->RegNpu:RUN:" + threads * runs), copies(s).toString());

@@ -6,8 +6,6 @@ import io.ortex.api.HardwareDeviceType;
 import io.ortex.api.Tensor;
 import io.ortex.api.spi.ComputeKernel;
 import io.ortex.api.spi.DataTransfer;
-import io.ortex.api.spi.EpFactory;
-import io.ortex.api.spi.EpMemory;
 import io.ortex.api.spi.ExecutionProvider;
 import io.ortex.api.spi.FusedNode;
 import io.ortex.api.spi.GraphSupport;
@@ -20,7 +18,6 @@ import io.ortex.api.spi.SupportedDevice;
 import io.ortex.api.spi.SyncNotification;
 import io.ortex.api.spi.SyncStream;
 import io.ortex.api.spi.TensorAllocator;
-import java.nio.ByteBuffer;
 import java.nio.FloatBuffer;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -42,11 +39,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * EP claims the nodes of its op types (Add, Mul: float, the smaller operand repeated along the larger), each alone.
  * Two such factories on two GPUs copy directly between their memories.
  */
-final class StreamEp implements EpFactory, EpMemory {
+final class StreamEp extends DeviceTestEpFactory {
     static final int VENDOR = 0x5eed;
 
     final String name;
-    private final int deviceId;
     private final List<String> ops;
     private final List<String> log;
     private final MemoryDevice memory;
@@ -63,12 +59,11 @@ final class StreamEp implements EpFactory, EpMemory {
     volatile boolean failWork;
     /** How long each kernel waits on the stream before it computes. */
     volatile long delayMillis = 2;
-    final AtomicInteger liveBlocks = new AtomicInteger();
     final AtomicInteger liveStreams = new AtomicInteger();
 
     StreamEp(String name, int deviceId, List<String> log, String... ops) {
+        super(name, VENDOR, HardwareDeviceType.GPU, deviceId);
         this.name = name;
-        this.deviceId = deviceId;
         this.log = log;
         this.ops = List.of(ops);
         this.memory = memory(deviceId);
@@ -85,32 +80,6 @@ final class StreamEp implements EpFactory, EpMemory {
 
     private void record(String entry) {
         log.add(entry);
-    }
-
-    @Override
-    public String name() {
-        return name;
-    }
-
-    @Override
-    public String vendor() {
-        return "tests";
-    }
-
-    @Override
-    public int vendorId() {
-        return VENDOR;
-    }
-
-    @Override
-    public String version() {
-        return "1.0.0";
-    }
-
-    @Override
-    public List<SupportedDevice> supportedDevices(List<HardwareDevice> hardware, Map<String, String> config) {
-        return hardware.stream().filter(d -> d.type() == HardwareDeviceType.GPU && d.deviceId() == deviceId)
-                .map(d -> new SupportedDevice(d, Map.of(), Map.of())).toList();
     }
 
     @Override
@@ -140,28 +109,6 @@ final class StreamEp implements EpFactory, EpMemory {
     @Override
     public List<MemoryInfo> memoryInfos() {
         return List.of(info);
-    }
-
-    @Override
-    public TensorAllocator createAllocator(MemoryInfo memoryInfo) {
-        return new TensorAllocator() {
-            @Override
-            public MemoryInfo memoryInfo() {
-                return info;
-            }
-
-            @Override
-            public Tensor allocate(ElementType type, long... shape) {
-                int bytes = Tensor.checkedElementCount(shape) * Tensor.storageBytes(type);
-                liveBlocks.incrementAndGet();
-                return Tensor.ofBuffer(type, shape, ByteBuffer.allocateDirect(Math.max(bytes, 1)),
-                        liveBlocks::decrementAndGet);
-            }
-        };
-    }
-
-    @Override
-    public void releaseAllocator(TensorAllocator allocator) {
     }
 
     @Override

@@ -60,11 +60,7 @@ class StreamsTest {
     }
 
     private static float[] onCpu(float[] x, float[] y) {
-        try (RuntimeEnvironment env = new RuntimeEnvironment(Map.of(), List.of(LibraryRegistrationTest.CPU),
-                List.of(new CpuEpFactory()));
-             Session s = env.createSession(model().bytes(), new SessionOptions())) {
-            return s.run(feeds(x, y)).get("out").floats();
-        }
+        return DeviceTestEpFactory.onCpuAlone(model().bytes(), feeds(x, y)).get("out").floats();
     }
 
     /** Two stream EPs, A on GPU 0 (Add) and B on GPU 1 (Mul), and the CPU EP. */
@@ -74,8 +70,8 @@ class StreamsTest {
             StreamEp a = new StreamEp("A", 0, log, "Add");
             StreamEp b = new StreamEp("B", 1, log, "Mul");
             b.epCreatesStream = false;
-            RuntimeEnvironment env = new RuntimeEnvironment(Map.of(), List.of(StreamEp.gpu(0), StreamEp.gpu(1),
-                    LibraryRegistrationTest.CPU), List.of(new CpuEpFactory(), a, b));
+            RuntimeEnvironment env =
+                    DeviceTestEpFactory.environment(List.of(StreamEp.gpu(0), StreamEp.gpu(1)), a, b);
             return new Setup(env, a, b, log);
         }
 
@@ -116,7 +112,7 @@ class StreamsTest {
                         "A.flush", "A.activate", "A.waitOnHost", "A.onSessionRunEnd",
                         "B.flush", "B.activate", "B.waitOnHost", "B.onSessionRunEnd",
                         "A.onRunEnd(true)", "B.onRunEnd(true)"), List.copyOf(t.log()));
-                assertEquals(0, t.a().liveBlocks.get() + t.b().liveBlocks.get(), "every device block given back");
+                assertEquals(0, t.a().liveBlocks() + t.b().liveBlocks(), "every device block given back");
                 t.log().clear();
                 s.run(feeds(X, Y), List.of("out"), new RunOptions()
                         .config(RunOptions.DISABLE_SYNCHRONIZE_EXECUTION_PROVIDERS, "1"));
@@ -186,7 +182,7 @@ class StreamsTest {
                 assertEquals(2, t.a().liveStreams.get() + t.b().liveStreams.get(), "the shared session's two");
             }
             assertEquals(0, t.a().liveStreams.get() + t.b().liveStreams.get(), "every stream released");
-            assertEquals(0, t.a().liveBlocks.get() + t.b().liveBlocks.get(), "every device block given back");
+            assertEquals(0, t.a().liveBlocks() + t.b().liveBlocks(), "every device block given back");
             assertEquals(8, t.log().stream().filter(e -> e.endsWith(".releaseStream")).count(),
                     "two streams for each of the four sessions");
         } finally {
@@ -223,12 +219,7 @@ class StreamsTest {
     void aLoopBodyRunOnAStreamGivesTheCpuResults() {
         Map<String, Tensor> feeds = Map.of("x", Tensor.ofFloats(X.clone(), 2, 3),
                 "v0", Tensor.ofFloats(Y.clone(), 2, 3));
-        Map<String, Tensor> expected;
-        try (RuntimeEnvironment env = new RuntimeEnvironment(Map.of(), List.of(LibraryRegistrationTest.CPU),
-                List.of(new CpuEpFactory()));
-             Session s = env.createSession(loopModel().bytes(), new SessionOptions())) {
-            expected = s.run(feeds);
-        }
+        Map<String, Tensor> expected = DeviceTestEpFactory.onCpuAlone(loopModel().bytes(), feeds);
         try (Setup t = Setup.create();
              Session s = t.env().createSession(loopModel().bytes(), new SessionOptions()
                      .appendExecutionProvider(LibraryRegistrationTest.devicesOf(t.env(), "A"), Map.of()))) {
@@ -238,7 +229,7 @@ class StreamsTest {
                 Map<String, Tensor> out = s.run(feeds);
                 assertArrayEquals(expected.get("v").floats(), out.get("v").floats());
                 assertArrayEquals(expected.get("trace").floats(), out.get("trace").floats());
-                assertEquals(0, t.a().liveBlocks.get(), "the body's device blocks given back at the run's end");
+                assertEquals(0, t.a().liveBlocks(), "the body's device blocks given back at the run's end");
             }
             assertTrue(t.log().contains("A.waitOnHost"), t.log().toString());
         }
@@ -252,7 +243,7 @@ class StreamsTest {
                 OrtexException e = assertThrows(OrtexException.class, () -> s.run(feeds(X, Y)));
                 assertTrue(e.getMessage().contains("waiting for 'p@Cpu' before partition")
                         && e.getMessage().contains("B device fault in Mul"), e.getMessage());
-                assertEquals(0, t.a().liveBlocks.get() + t.b().liveBlocks.get(), "the failed run's blocks given back");
+                assertEquals(0, t.a().liveBlocks() + t.b().liveBlocks(), "the failed run's blocks given back");
                 assertTrue(t.log().contains("B.onRunEnd(true)"), "the run still ended: " + t.log());
                 t.b().failWork = false;
                 assertArrayEquals(onCpuFast(X, Y), s.run(feeds(X, Y)).get("out").floats(), "the next run is fine");
@@ -275,7 +266,7 @@ class StreamsTest {
                     || e.contains("queue") || e.contains("@")).toList();
             assertEquals(List.of(), streamCalls);
             assertTrue(t.log().contains("A.onRunEnd(true)"), t.log().toString());
-            assertEquals(0, t.a().liveBlocks.get() + t.b().liveBlocks.get());
+            assertEquals(0, t.a().liveBlocks() + t.b().liveBlocks());
         }
     }
 

@@ -53,58 +53,77 @@ final class SessionLayout {
         if (eps.stream().noneMatch(ep -> ep.preferredDataLayout() == DataLayout.NHWC)) {
             return model;
         }
-        Map<String, Integer> convert = new LinkedHashMap<>();
-        Map<String, Integer> perEp = new LinkedHashMap<>();
-        choose(model.graph(), eps, ResourceBudgets.of(eps, config), Map.of(), log, convert, perEp);
-        if (convert.isEmpty()) {
+        Selection selection = new Selection(eps, ResourceBudgets.of(eps, config), log);
+        selection.choose(model.graph(), Map.of());
+        if (selection.convert.isEmpty()) {
             return model;
         }
-        ModelProto converted = LayoutTransformer.toChannelsLast(model.proto(), convert);
+        ModelProto converted = LayoutTransformer.toChannelsLast(model.proto(), selection.convert);
         if (converted == model.proto()) {
             return model;
         }
-        perEp.forEach((ep, count) -> log.accept(Level.DEBUG, count + " nodes converted to NHWC for " + ep));
+        selection.perEp.forEach((ep, count) -> log.accept(Level.DEBUG, count + " nodes converted to NHWC for " + ep));
         return ModelReader.rewrite(model, converted);
     }
 
-    /**
-     * Chooses the nodes of one graph to convert, then those of its nested subgraphs, each graph partitioned on its own
-     * as the session's partitioning does.
-     *
-     * @param graph the graph
-     * @param outerRanks the ranks known in the enclosing graphs, for the values a subgraph reads from them
-     */
-    private static void choose(Graph graph, List<ExecutionProvider> eps, ResourceBudgets budgets,
-                               Map<String, Integer> outerRanks, BiConsumer<Level, String> log,
-                               Map<String, Integer> convert, Map<String, Integer> perEp) {
-        // the trial: its refusals are said again, at their own level, when the converted graph is partitioned
-        List<Partitioner.Group> groups = Partitioner.claims(graph, eps, budgets,
-                (level, message) -> log.accept(Level.DEBUG, "before the layout conversion: " + message));
-        Map<String, Integer> ranks = ranks(graph, outerRanks);
-        for (Partitioner.Group group : groups) {
-            ExecutionProvider ep = group.ep();
-            if (ep.preferredDataLayout() != DataLayout.NHWC) {
-                continue;
-            }
-            for (NodeView node : group.nodes()) {
-                if (node.outputs().isEmpty() || node.outputs().get(0) == null || node.inputs().isEmpty()
-                        || node.inputs().get(0) == null || node.outputs().stream().skip(1).anyMatch(v -> v != null)
-                        || !node.subgraphs().isEmpty() || node.domain().equals(DataLayout.NHWC_DOMAIN)) {
+    /** The nodes one session converts: its EPs and their budgets, and what was chosen so far. */
+    private static final class Selection {
+        private final List<ExecutionProvider> eps;
+        private final ResourceBudgets budgets;
+        private final BiConsumer<Level, String> log;
+        /** The first output of each node to convert, with the rank of its data. */
+        final Map<String, Integer> convert = new LinkedHashMap<>();
+        /** How many nodes each EP has converted. */
+        final Map<String, Integer> perEp = new LinkedHashMap<>();
+
+        Selection(List<ExecutionProvider> eps, ResourceBudgets budgets, BiConsumer<Level, String> log) {
+            this.eps = eps;
+            this.budgets = budgets;
+            this.log = log;
+        }
+
+        /**
+         * Chooses the nodes of one graph to convert, then those of its nested subgraphs, each graph partitioned on
+         * its own as the session's partitioning does.
+         *
+         * @param graph the graph
+         * @param outerRanks the ranks known in the enclosing graphs, for the values a subgraph reads from them
+         */
+        void choose(Graph graph, Map<String, Integer> outerRanks) {
+            // the trial: its refusals are said again, at their own level, when the converted graph is partitioned
+            List<Partitioner.Group> groups = Partitioner.claims(graph, eps, budgets,
+                    (level, message) -> log.accept(Level.DEBUG, "before the layout conversion: " + message));
+            Map<String, Integer> ranks = ranks(graph, outerRanks);
+            for (Partitioner.Group group : groups) {
+                ExecutionProvider ep = group.ep();
+                if (ep.preferredDataLayout() != DataLayout.NHWC) {
                     continue;
                 }
-                Integer rank = ranks.get(node.inputs().get(0).name());
-                if (rank == null || rank < 3 || !wantsConversion(ep, node)) {
-                    continue;
+                for (NodeView node : group.nodes()) {
+                    if (!convertible(node)) {
+                        continue;
+                    }
+                    Integer rank = ranks.get(node.inputs().get(0).name());
+                    if (rank == null || rank < 3 || !wantsConversion(ep, node)) {
+                        continue;
+                    }
+                    convert.put(node.outputs().get(0).name(), rank);
+                    perEp.merge(ep.name(), 1, Integer::sum);
                 }
-                convert.put(node.outputs().get(0).name(), rank);
-                perEp.merge(ep.name(), 1, Integer::sum);
+            }
+            for (NodeView node : graph.nodes()) {
+                for (GraphView sub : node.subgraphs().values()) {
+                    choose((Graph) sub, ranks);
+                }
             }
         }
-        for (NodeView node : graph.nodes()) {
-            for (GraphView sub : node.subgraphs().values()) {
-                choose((Graph) sub, eps, budgets, ranks, log, convert, perEp);
-            }
-        }
+    }
+
+    /** Whether a node has the shape a conversion needs: a data input, one output, no subgraph, not converted yet. */
+    private static boolean convertible(NodeView node) {
+        return !node.outputs().isEmpty() && node.outputs().get(0) != null && !node.inputs().isEmpty()
+                && node.inputs().get(0) != null && node.outputs().stream().skip(1).allMatch(v -> v == null)
+                && node.subgraphs().isEmpty() && !node.domain().equals(DataLayout.NHWC_DOMAIN);
     }
 
     private static boolean wantsConversion(ExecutionProvider ep, NodeView node) {

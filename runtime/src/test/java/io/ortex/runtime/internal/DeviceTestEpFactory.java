@@ -24,7 +24,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * direct blocks, one per memory the environment asks for, which tell whether a tensor is a live block of this factory.
  */
 abstract class DeviceTestEpFactory implements EpFactory, EpMemory {
-    private final String name;
+    /** The EP name, which subclasses use in their messages. */
+    final String name;
     private final int vendorId;
     private final HardwareDeviceType type;
     private final int deviceId;

@@ -42,7 +42,6 @@ import java.util.concurrent.atomic.AtomicReference;
 final class StreamEp extends DeviceTestEpFactory {
     static final int VENDOR = 0x5eed;
 
-    final String name;
     private final List<String> ops;
     private final List<String> log;
     private final MemoryDevice memory;
@@ -63,7 +62,6 @@ final class StreamEp extends DeviceTestEpFactory {
 
     StreamEp(String name, int deviceId, List<String> log, String... ops) {
         super(name, VENDOR, HardwareDeviceType.GPU, deviceId);
-        this.name = name;
         this.log = log;
         this.ops = List.of(ops);
         this.memory = memory(deviceId);

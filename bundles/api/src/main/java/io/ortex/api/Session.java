@@ -2,6 +2,7 @@ package io.ortex.api;
 
 import java.nio.file.Path;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -105,6 +106,42 @@ public interface Session extends AutoCloseable {
      * @throws InvalidArgumentException when an input or a run option is wrong; the message names it
      */
     Map<String, Tensor> run(Map<String, Tensor> inputs, Collection<String> outputNames, RunOptions options);
+
+    /**
+     * Runs the model and writes the outputs into tensors the caller made for them (ONNX Runtime's pinned outputs): a
+     * caller that runs a model many times reuses its own output arrays instead of getting new ones from every run,
+     * which saves the allocation and the first touch of new memory that large outputs cost. The CPU EP's kernels
+     * write such an output straight into the pinned array; an output computed elsewhere (in an EP's own memory, by
+     * a control-flow node, or passed through from an input) is copied into it at the end of the run.
+     *
+     * <p>Each pinned tensor must be a heap tensor of the output's exact type and shape. The run overwrites its
+     * elements: until the call returns, no other thread may read it or pass it to another run, and it must not be
+     * one of this run's inputs. When the run fails, what the pinned tensors hold is unspecified. Added in package
+     * version 0.8.0; the default runs {@link #run(Map, Collection, RunOptions)} and copies each output into its
+     * tensor.
+     *
+     * @param inputs a tensor for each required input, by name
+     * @param pinnedOutputs the outputs wanted, each with the heap tensor to write it into
+     * @param options the run's options
+     * @return the pinned tensors by output name, in the order given, now holding the outputs
+     * @throws InvalidArgumentException when an input or a run option is wrong, an output is unknown, or a pinned tensor
+     *     is off-heap, an input of the run, pinned twice, or of another type or shape than its output; the message
+     *     names the output
+     */
+    default Map<String, Tensor> run(Map<String, Tensor> inputs, Map<String, Tensor> pinnedOutputs,
+                                    RunOptions options) {
+        Map<String, Tensor> computed = run(inputs, pinnedOutputs.keySet(), options);
+        Map<String, Tensor> result = new LinkedHashMap<>();
+        for (Map.Entry<String, Tensor> e : pinnedOutputs.entrySet()) {
+            try {
+                computed.get(e.getKey()).copyTo(e.getValue());
+            } catch (InvalidArgumentException x) {
+                throw new InvalidArgumentException("output '" + e.getKey() + "': " + x.getMessage());
+            }
+            result.put(e.getKey(), e.getValue());
+        }
+        return result;
+    }
 
     /**
      * Gets the names of the EPs this session uses, in priority order.

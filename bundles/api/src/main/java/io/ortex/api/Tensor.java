@@ -23,7 +23,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *   <li>{@link #toFloatArray()} returns a new array that belongs to the caller.</li>
  * </ul>
  * The tensors {@link Session#run(java.util.Map)} returns are new and belong to the caller; no later run touches
- * their arrays.
+ * their arrays. The one exception to immutability is a tensor the caller pins as an output of a run
+ * ({@link Session#run(java.util.Map, java.util.Map, RunOptions)}): that run writes its elements.
  *
  * <p>A shape may contain zero-sized dimensions; a tensor of rank 0 is a scalar with one element. The element count
  * must fit in a Java array.
@@ -240,6 +241,32 @@ public final class Tensor implements AutoCloseable {
             for (int i = 0; i < a.length; i++) {
                 b.put(i, (byte) (a[i] ? 1 : 0));
             }
+        }
+    }
+
+    /**
+     * Copies this tensor's elements into a heap tensor of the same type and shape, overwriting what it held: how a
+     * pinned output ({@link Session#run(java.util.Map, java.util.Map, RunOptions)}) is filled when the run computed
+     * the value elsewhere.
+     *
+     * @param target the heap tensor to overwrite; copying a tensor into itself does nothing
+     * @throws InvalidArgumentException when the target is off-heap, or of another type or shape
+     */
+    public void copyTo(Tensor target) {
+        Objects.requireNonNull(target, "target");
+        if (target.buffer != null) {
+            throw new InvalidArgumentException("a tensor can be copied into a heap tensor only, not into an off-heap "
+                    + target.type + " tensor");
+        }
+        if (target.type != type || !Arrays.equals(target.shape, shape)) {
+            throw new InvalidArgumentException("a " + type + " " + shapeString(shape) + " tensor cannot be copied into "
+                    + "a " + target.type + " " + shapeString(target.shape) + " tensor");
+        }
+        if (buffer != null) {
+            Tensor heap = toHeap();
+            System.arraycopy(heap.data, 0, target.data, 0, size);
+        } else if (data != target.data) {
+            System.arraycopy(data, 0, target.data, 0, size);
         }
     }
 

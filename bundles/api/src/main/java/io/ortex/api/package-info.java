@@ -6,5 +6,5 @@
  * {@link io.ortex.api.Session} for a model and calls {@link io.ortex.api.Session#run(java.util.Map)}.
  */
 @org.osgi.annotation.bundle.Export
-@org.osgi.annotation.versioning.Version("0.7.0")
+@org.osgi.annotation.versioning.Version("0.8.0")
 package io.ortex.api;

@@ -697,8 +697,10 @@ final class ExecutionPlan {
      * @param values the value table: graph inputs and constants in their slots; filled with every value computed,
      *     and emptied of each value after its last reader
      * @param run the kernels' context, the run's memory and the profiler
+     * @param pinned by slot, the caller's tensor that a graph output is to be written into, or {@code null} when
+     *     the caller pinned none: offered to the run's arena while the step that computes it runs
      */
-    void execute(Tensor[] values, Run run) {
+    void execute(Tensor[] values, Run run, Tensor[] pinned) {
         RunArena arena = run.arena();
         SessionProfiler profiler = run.profiler();
         RunMemory.Budget budget = RunMemory.current();
@@ -725,6 +727,7 @@ final class ExecutionPlan {
             }
             long start = profiler == null ? 0 : System.nanoTime();
             arena.beginStep();
+            boolean offered = pinned != null && offerPinned(s, pinned, arena);
             Tensor[] out;
             try {
                 KernelContext context = s.stream() == null || streams == null ? run.context()
@@ -767,12 +770,27 @@ final class ExecutionPlan {
                     values[f] = null;
                 }
             } finally {
+                if (offered) {
+                    arena.withdrawOffers();
+                }
                 arena.endStep();
             }
             if (profiler != null) {
                 profiler.step(s, start, System.nanoTime(), in, out);
             }
         }
+    }
+
+    /** Offers the arena the caller's tensors for the outputs a step computes; tells whether there were any. */
+    private static boolean offerPinned(Step s, Tensor[] pinned, RunArena arena) {
+        boolean any = false;
+        for (int slot : s.outputSlots()) {
+            if (slot >= 0 && pinned[slot] != null) {
+                arena.offer(pinned[slot]);
+                any = true;
+            }
+        }
+        return any;
     }
 
     /**

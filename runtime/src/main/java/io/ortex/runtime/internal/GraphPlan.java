@@ -54,8 +54,29 @@ final class GraphPlan {
      * @return the outputs by name, in graph order
      */
     Map<String, Tensor> run(Map<String, Tensor> feeds, ExecutionPlan.Run run) {
+        return run(feeds, run, Map.of());
+    }
+
+    /**
+     * Runs the graph as {@link #run(Map, ExecutionPlan.Run)} does, letting the steps that compute the pinned outputs
+     * write them into the caller's arrays (an output computed elsewhere is the caller's to copy).
+     *
+     * @param feeds the graph's inputs by name
+     * @param run the kernels' context, the run's memory and the profiler
+     * @param pinned heap tensors of the outputs' types and shapes, by output name
+     * @return the outputs by name, in graph order
+     */
+    Map<String, Tensor> run(Map<String, Tensor> feeds, ExecutionPlan.Run run, Map<String, Tensor> pinned) {
         Tensor[] values = constants.clone();
         RunArena arena = run.arena();
+        Tensor[] pinnedBySlot = pinned.isEmpty() ? null : new Tensor[values.length];
+        for (Map.Entry<String, Tensor> p : pinned.entrySet()) {
+            int slot = plan.slot(p.getKey());
+            if (slot >= 0) {
+                arena.pin(p.getValue());
+                pinnedBySlot[slot] = p.getValue();
+            }
+        }
         RunStreams streams = plan.usesStreams() ? run.streams() : null;
         for (Map.Entry<String, Tensor> feed : feeds.entrySet()) {
             int slot = plan.slot(feed.getKey());
@@ -65,7 +86,7 @@ final class GraphPlan {
             }
         }
         try {
-            plan.execute(values, run);
+            plan.execute(values, run, pinnedBySlot);
             Map<String, Tensor> out = new LinkedHashMap<>();
             for (int i = 0; i < outputSlots.length; i++) {
                 Tensor t = values[outputSlots[i]];

@@ -230,6 +230,14 @@ final class InferenceSession implements Session {
         return run(feeds, outputNames, Map.copyOf(Objects.requireNonNull(options, "options").config()));
     }
 
+    @Override
+    public Map<String, Tensor> run(Map<String, Tensor> feeds, Map<String, Tensor> pinnedOutputs, RunOptions options) {
+        Map<String, String> runConfig = Map.copyOf(Objects.requireNonNull(options, "options").config());
+        checkFeeds(feeds);
+        PinnedOutputs pinned = PinnedOutputs.check(pinnedOutputs, outputs, feeds);
+        return pinned.fill(run(feeds, pinned.targets().keySet(), runConfig, pinned));
+    }
+
     private Map<String, Tensor> run(Map<String, Tensor> feeds, Collection<String> outputNames,
                                     Map<String, String> runConfig) {
         checkFeeds(feeds);
@@ -238,6 +246,12 @@ final class InferenceSession implements Session {
                 throw new InvalidArgumentException("the model has no output " + Names.quote(name));
             }
         }
+        return run(feeds, outputNames, runConfig, null);
+    }
+
+    /** Runs checked inputs, writing into the pinned outputs where the kernels can ({@code null}: none). */
+    private Map<String, Tensor> run(Map<String, Tensor> feeds, Collection<String> outputNames,
+                                    Map<String, String> runConfig, PinnedOutputs pinned) {
         enter();
         try {
             SessionPlan p = usePlan();
@@ -247,7 +261,7 @@ final class InferenceSession implements Session {
                     serial.lock();
                 }
                 try {
-                    return runMain(p, feeds, outputNames, runConfig);
+                    return runMain(p, feeds, outputNames, runConfig, pinned);
                 } finally {
                     if (serial != null) {
                         serial.unlock();
@@ -281,10 +295,10 @@ final class InferenceSession implements Session {
      * normal runs until it has (within {@link RunOptions#CAPTURE_RUNS} runs).
      */
     private Map<String, Tensor> runMain(SessionPlan p, Map<String, Tensor> feeds, Collection<String> outputNames,
-                                        Map<String, String> runConfig) {
+                                        Map<String, String> runConfig, PinnedOutputs pinned) {
         GraphCapture capture = p.compiled().capture();
         if (capture == null) {
-            return runOnce(p, feeds, outputNames, runConfig);
+            return runOnce(p, feeds, outputNames, runConfig, pinned);
         }
         int graphId = GraphCapture.graphId(runConfig);
         if (capture.replays(graphId)) {
@@ -292,10 +306,10 @@ final class InferenceSession implements Session {
             return pick(all == null ? Map.of() : all, outputNames, "the replay of graph " + graphId + " by "
                     + capture.ep().name());
         }
-        Map<String, Tensor> result = runOnce(p, feeds, outputNames, runConfig);
+        Map<String, Tensor> result = runOnce(p, feeds, outputNames, runConfig, pinned);
         int runs = 1;
         while (capture.runAgain(graphId, runs)) {
-            result = runOnce(p, feeds, outputNames, runConfig);
+            result = runOnce(p, feeds, outputNames, runConfig, pinned);
             runs++;
         }
         if (capture.fail(graphId)) {
@@ -320,7 +334,7 @@ final class InferenceSession implements Session {
     }
 
     private Map<String, Tensor> runOnce(SessionPlan p, Map<String, Tensor> feeds, Collection<String> outputNames,
-                                       Map<String, String> runConfig) {
+                                       Map<String, String> runConfig, PinnedOutputs pinned) {
         List<EpInstance> started = new ArrayList<>();
         RunArena arena = arenas.poll();
         if (arena == null) {
@@ -338,7 +352,7 @@ final class InferenceSession implements Session {
                     streams);
             Map<String, Tensor> all;
             try (RunMemory.Budget budget = RunMemory.open(model.limits())) {
-                all = p.main().run(feeds, run);
+                all = p.main().run(feeds, run, pinned == null ? Map.of() : pinned.targets());
             }
             return pick(all, outputNames, null);
         } catch (RuntimeException | Error e) {

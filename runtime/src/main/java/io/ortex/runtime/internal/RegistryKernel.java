@@ -251,7 +251,8 @@ final class RegistryKernel implements ComputeKernel {
                 Tensor donor = in[source];
                 if (donor != null && donor.type() == type && type != ElementType.STRING
                         && donor.size() == Tensor.checkedElementCount(shape)
-                        && (donated == null || !donated[source]) && a.arena().soleHolder(donor)) {
+                        && (donated == null || !donated[source]) && a.arena().soleHolder(donor)
+                        && !a.arena().offers(type, shape)) {
                     if (donated == null) {
                         donated = new boolean[in.length];
                     }

@@ -7,6 +7,7 @@ import java.lang.reflect.Array;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
@@ -25,6 +26,10 @@ import java.util.Set;
  * forgotten; so are the outputs of a nested subgraph, which its control-flow kernel may keep. At the end of a run,
  * free arrays that the run did not use are dropped, so an arena holds at most what one run needs.
  *
+ * <p>A run may write graph outputs into arrays the caller pinned ({@link #pin}): while a step that produces such an
+ * output runs, the arena hands out the pinned array for the first allocation of the output's type and shape
+ * ({@link #offer}). A pinned array is the caller's: it never joins a free list, whatever the step did with it.
+ *
  * <p>Tensors outside the Java heap (in an EP's own memory) are not the arena's: the plan closes them.
  *
  * <p>An arena serves one run at a time (the session keeps a pool of them for concurrent runs). Allocation may come
@@ -42,6 +47,10 @@ final class RunArena {
     private final ArrayDeque<Integer> stepMarks = new ArrayDeque<>();
     /** Free lists used during the current run; the others are dropped at its end. */
     private final Set<Long> usedKeys = new HashSet<>();
+    /** The caller's arrays that the current run writes outputs into. */
+    private final Set<Object> pinned = Collections.newSetFromMap(new IdentityHashMap<>());
+    /** The pinned outputs of the step running now, not yet handed out. */
+    private final List<Tensor> offered = new ArrayList<>();
     private long recycledBytes;
 
     /**
@@ -59,29 +68,90 @@ final class RunArena {
         int count = Tensor.checkedElementCount(shape);
         Class<?> storage = type.storage();
         int bytes = count * bytesPer(storage);
-        if (bytes < MIN_RECYCLED_BYTES) {
-            return Tensor.zeros(type, shape);
-        }
         Object array;
         synchronized (this) {
-            long key = key(storage, count);
-            usedKeys.add(key);
-            ArrayDeque<Object> list = free.get(key);
-            array = list == null ? null : list.pollLast();
+            array = takeOffered(type, shape);
             if (array == null) {
-                // new memory, unlike a recycled array: checked against the run's limits first
-                RunMemory.check(type, count);
-                array = Array.newInstance(storage.getComponentType(), count);
-            } else {
-                recycledBytes += bytes;
-                if (zero) {
-                    fill(array);
+                if (bytes < MIN_RECYCLED_BYTES) {
+                    return Tensor.zeros(type, shape);
                 }
+                long key = key(storage, count);
+                usedKeys.add(key);
+                array = poll(key);
+                if (array == null) {
+                    // new memory, unlike a recycled or pinned array: checked against the run's limits first
+                    RunMemory.check(type, count);
+                    array = Array.newInstance(storage.getComponentType(), count);
+                    zero = false;
+                } else {
+                    recycledBytes += bytes;
+                }
+            }
+            if (zero) {
+                fill(array);
             }
             owned.put(array, new int[1]);
             taken.add(array);
         }
         return Tensor.of(type, shape, array);
+    }
+
+    private Object poll(long key) {
+        ArrayDeque<Object> list = free.get(key);
+        return list == null ? null : list.pollLast();
+    }
+
+    private Object takeOffered(ElementType type, long[] shape) {
+        for (int i = 0; i < offered.size(); i++) {
+            Tensor t = offered.get(i);
+            if (t.type() == type && Arrays.equals(t.shape(), shape)) {
+                offered.remove(i);
+                return t.data();
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Marks a heap array as the caller's for the rest of the run: it may be handed out by {@link #offer}, but is never
+     * recycled.
+     *
+     * @param target the caller's tensor
+     */
+    synchronized void pin(Tensor target) {
+        pinned.add(target.data());
+    }
+
+    /**
+     * Offers a pinned tensor's array to the allocations of the step about to run, until {@link #withdrawOffers}: the
+     * first allocation of its type and shape gets it.
+     *
+     * @param target a tensor passed to {@link #pin} in this run
+     */
+    synchronized void offer(Tensor target) {
+        offered.add(target);
+    }
+
+    /**
+     * Tells whether the step running now is offered a pinned array of a type and shape: a kernel that could write
+     * that output into an input's array takes the pinned one instead, which spares the copy into it at the end.
+     *
+     * @param type the element type
+     * @param shape the dimensions
+     * @return true when an allocation of that type and shape would get a pinned array
+     */
+    synchronized boolean offers(ElementType type, long[] shape) {
+        for (Tensor t : offered) {
+            if (t.type() == type && Arrays.equals(t.shape(), shape)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Ends the offers of the step that ran. */
+    synchronized void withdrawOffers() {
+        offered.clear();
     }
 
     /** Marks the start of a step; arrays taken from now on that no slot holds when it ends are recycled then. */
@@ -176,6 +246,8 @@ final class RunArena {
 
     /** Ends a run: forgets what is still held, and drops free arrays of sizes this run did not use. */
     synchronized void endRun() {
+        pinned.clear();
+        offered.clear();
         owned.clear();
         taken.clear();
         stepMarks.clear();
@@ -194,6 +266,9 @@ final class RunArena {
 
     private void recycle(Object array) {
         owned.remove(array);
+        if (pinned.contains(array)) {
+            return;
+        }
         free.computeIfAbsent(key(array.getClass(), Array.getLength(array)),
                 k -> new ArrayDeque<>()).add(array);
     }

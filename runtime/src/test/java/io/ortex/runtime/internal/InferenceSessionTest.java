@@ -305,7 +305,7 @@ class InferenceSessionTest {
                 public void parallelFor(int count, int minChunk, RangeBody body) {
                     pool.parallelFor(count, minChunk, body);
                 }
-            }, new RunArena(), null));
+            }, new RunArena(), null), null);
             Set<Integer> left = new HashSet<>();
             for (int i = 0; i < values.length; i++) {
                 if (values[i] != null) {

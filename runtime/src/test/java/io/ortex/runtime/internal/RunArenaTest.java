@@ -1,8 +1,10 @@
 package io.ortex.runtime.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ortex.api.ElementType;
 import io.ortex.api.Tensor;
@@ -148,6 +150,67 @@ class RunArenaTest {
         arena.beginStep();
         assertNotSame(big.data(), arena.allocate(ElementType.FLOAT, new long[] {1000}, true).data(),
                 "the second run used no array of 1000 floats, so the free one was dropped");
+        arena.endStep();
+    }
+
+    @Test
+    void aPinnedArrayGoesToTheFirstAllocationOfItsShapeInTheStepItIsOfferedTo() {
+        RunArena arena = new RunArena();
+        Tensor target = Tensor.zeros(ElementType.FLOAT, SHAPE);
+        target.floats()[5] = 3;
+        arena.pin(target);
+        arena.beginStep();
+        assertNotSame(target.data(), arena.allocate(ElementType.FLOAT, SHAPE, true).data(), "not offered yet");
+        arena.endStep();
+        arena.beginStep();
+        arena.offer(target);
+        assertTrue(arena.offers(ElementType.FLOAT, SHAPE));
+        assertFalse(arena.offers(ElementType.FLOAT, new long[] {256}), "another shape of the same size");
+        assertNotSame(target.data(), arena.allocate(ElementType.FLOAT, new long[] {256}, true).data());
+        Tensor out = arena.allocate(ElementType.FLOAT, SHAPE, true);
+        assertSame(target.data(), out.data());
+        assertEquals(0f, out.floats()[5], "cleared, as asked");
+        assertNotSame(target.data(), arena.allocate(ElementType.FLOAT, SHAPE, true).data(), "handed out once");
+        arena.withdrawOffers();
+        assertFalse(arena.offers(ElementType.FLOAT, SHAPE));
+        arena.endStep();
+    }
+
+    @Test
+    void aPinnedArrayIsNeverRecycledEvenWhenAStepUsedItAsScratch() {
+        RunArena arena = new RunArena();
+        Tensor target = Tensor.zeros(ElementType.FLOAT, SHAPE);
+        arena.pin(target);
+        arena.beginStep();
+        arena.offer(target);
+        Tensor scratch = arena.allocate(ElementType.FLOAT, SHAPE, false);
+        assertSame(target.data(), scratch.data());
+        arena.withdrawOffers();
+        arena.endStep();
+        arena.beginStep();
+        assertNotSame(target.data(), arena.allocate(ElementType.FLOAT, SHAPE, true).data(),
+                "the caller's array is not the run's to reuse");
+        arena.endStep();
+        arena.endRun();
+        arena.beginStep();
+        assertNotSame(target.data(), arena.allocate(ElementType.FLOAT, SHAPE, true).data(), "nor a later run's");
+        arena.endStep();
+    }
+
+    @Test
+    void aPinnedArrayHeldByAValueIsNotRecycledWhenTheValueIsFreed() {
+        RunArena arena = new RunArena();
+        Tensor target = Tensor.zeros(ElementType.FLOAT, SHAPE);
+        arena.pin(target);
+        arena.beginStep();
+        arena.offer(target);
+        Tensor value = arena.allocate(ElementType.FLOAT, SHAPE, false);
+        arena.hold(value);
+        arena.withdrawOffers();
+        arena.endStep();
+        arena.drop(value);
+        arena.beginStep();
+        assertNotSame(target.data(), arena.allocate(ElementType.FLOAT, SHAPE, true).data());
         arena.endStep();
     }
 }

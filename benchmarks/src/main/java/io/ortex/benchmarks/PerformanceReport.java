@@ -101,7 +101,8 @@ public final class PerformanceReport {
         collect("Transformer kernels (MiniLM sizes) and fixed costs", KernelBenchmark.class, Map.of(),
                 TimeUnit.MICROSECONDS,
                 r -> r.getParams().getParam("kernel"), r -> 0);
-        collect("Matrix product C = A x B (B constant), one MatMul node", GemmBenchmark.class, Map.of(),
+        collect("Matrix product C = A x B (B constant), one MatMul node, written into an output the caller made once "
+                + "(pinned outputs, both sides)", GemmBenchmark.class, Map.of(),
                 TimeUnit.MILLISECONDS, r -> "n = " + r.getParams().getParam("n"), r -> {
                     double n = Double.parseDouble(r.getParams().getParam("n"));
                     return 2 * n * n * n;

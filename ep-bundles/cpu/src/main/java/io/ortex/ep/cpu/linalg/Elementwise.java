@@ -72,6 +72,23 @@ public final class Elementwise {
     }
 
     /**
+     * The greater of each pair of neighbours, {@code out[o + j] = max(x[xo + 2j], x[xo + 2j + 1])}, NaN if either is:
+     * a max pooling window two wide with stride 2 along a row.
+     *
+     * @param x the values
+     * @param xo the first index
+     * @param out the maxima
+     * @param o their first index
+     * @param n how many pairs
+     */
+    public static void maxOfPairs(float[] x, int xo, float[] out, int o, int n) {
+        int done = VectorSupport.enabled() ? VectorMath.maxOfPairs(x, xo, out, o, n) : 0;
+        for (int j = done; j < n; j++) {
+            out[o + j] = Math.max(x[xo + 2 * j], x[xo + 2 * j + 1]);
+        }
+    }
+
+    /**
      * {@code out[o + i] = op(a[ao + i], v)}, or {@code op(v, a[ao + i])} when {@code scalarFirst}.
      *
      * @param op the function

@@ -1,7 +1,9 @@
 package io.ortex.ep.cpu.linalg;
 
 import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorShuffle;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
@@ -207,6 +209,30 @@ final class VectorMath {
             s += x[off + i];
         }
         return s;
+    }
+
+    /** Even lanes first: lane {@code i} takes lane {@code 2i} (modulo the length) of its source. */
+    private static final VectorShuffle<Float> EVEN_LANES = VectorShuffle.fromOp(S, i -> 2 * i % S.length());
+    /** The upper half of the lanes. */
+    private static final VectorMask<Float> UPPER_HALF = VectorMask.fromLong(S,
+            ((1L << S.length()) - 1) & -(1L << (S.length() / 2)));
+
+    /**
+     * {@link Elementwise#maxOfPairs} a vector of outputs at a time, while the loads (which read one value past the
+     * last pair of each vector) stay inside {@code x}.
+     *
+     * @return how many pairs were done
+     */
+    static int maxOfPairs(float[] x, int xo, float[] out, int o, int n) {
+        int l = S.length();
+        int j = 0;
+        for (int c = xo; j + l <= n && c + 2 * l + 1 <= x.length; j += l, c += 2 * l) {
+            // lane 2i of each maximum is pair i: gather the even lanes of both into one vector
+            FloatVector lo = FloatVector.fromArray(S, x, c).max(FloatVector.fromArray(S, x, c + 1));
+            FloatVector hi = FloatVector.fromArray(S, x, c + l).max(FloatVector.fromArray(S, x, c + l + 1));
+            lo.rearrange(EVEN_LANES).blend(hi.rearrange(EVEN_LANES), UPPER_HALF).intoArray(out, o + j);
+        }
+        return j;
     }
 
     static void affine(float[] x, int xo, float scale, float shift, float[] out, int o, int n) {

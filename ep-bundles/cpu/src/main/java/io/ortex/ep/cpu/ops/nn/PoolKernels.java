@@ -7,6 +7,7 @@ import io.ortex.api.Tensor;
 import io.ortex.api.spi.KernelContext;
 import io.ortex.api.spi.NodeView;
 import io.ortex.ep.cpu.CpuKernel;
+import io.ortex.ep.cpu.linalg.Elementwise;
 import io.ortex.ep.cpu.ops.support.Values;
 import io.ortex.ep.cpu.ops.support.WorkingArrays;
 import java.util.Arrays;
@@ -58,18 +59,24 @@ final class PoolKernels {
         float[] xf = x.floats();
         float[] y = out.floats();
         ctx.parallelFor(planes, Math.max(1, 4096 / Math.max(1, pOut)), (from, to) -> {
+            float[] span = isInside(g) && g.s[2] != 1 ? new float[g.in[2]] : null;
             for (int pl = from; pl < to; pl++) {
-                maxPlane(xf, pl * pIn, g, y, pl * pOut);
+                maxPlane(xf, pl * pIn, g, y, pl * pOut, span);
             }
         });
         return out;
     }
 
+    /** Whether every window lies inside the plane, on at most two axes, without dilation: {@link #maxInside}. */
+    private static boolean isInside(Window g) {
+        return g.k[0] == 1 && g.in[0] == 1 && g.d[1] == 1 && g.d[2] == 1 && g.pb[1] == 0 && g.pb[2] == 0
+                && (g.out[1] - 1) * g.s[1] + g.k[1] <= g.in[1] && (g.out[2] - 1) * g.s[2] + g.k[2] <= g.in[2];
+    }
+
     /** The max over each window of one plane, as {@link #poolPlane} takes it (NaN only when the first value is). */
-    private static void maxPlane(float[] x, int base, Window g, float[] y, int yOff) {
-        if (g.k[0] == 1 && g.in[0] == 1 && g.d[1] == 1 && g.d[2] == 1 && g.pb[1] == 0 && g.pb[2] == 0
-                && (g.out[1] - 1) * g.s[1] + g.k[1] <= g.in[1] && (g.out[2] - 1) * g.s[2] + g.k[2] <= g.in[2]) {
-            maxInside(x, base, g, y, yOff);
+    private static void maxPlane(float[] x, int base, Window g, float[] y, int yOff, float[] span) {
+        if (isInside(g)) {
+            maxInside(x, base, g, y, yOff, span);
             return;
         }
         int o = yOff;
@@ -156,31 +163,74 @@ final class PoolKernels {
     }
 
     /**
-     * {@link #maxPlane} for windows that all lie inside a plane of one or two axes: output rows start from the first
-     * tap and take the others tap by tap, in the same order.
+     * {@link #maxPlane} for windows that all lie inside a plane of one or two axes, a row of outputs at a time, with
+     * vectors: along a row, tap by tap where the stride is 1; otherwise the window's rows are merged first over the
+     * contiguous run of input columns the row of outputs reads (into {@code span}), and each output then takes the
+     * greatest of its window's columns. The merges propagate NaNs; an output that came out NaN is computed again tap
+     * by tap as the general path does (the first tap starts the maximum and a later value replaces it only when
+     * greater), so a NaN stays only where the window starts with one.
+     *
+     * @param span scratch of at least {@code (out - 1) * stride + kernel} floats of the last axis, when its stride
+     *     is not 1
      */
-    private static void maxInside(float[] x, int base, Window g, float[] y, int yOff) {
+    private static void maxInside(float[] x, int base, Window g, float[] y, int yOff, float[] span) {
         int ow = g.out[2];
         int sw = g.s[2];
+        int kw = g.k[2];
+        int width = (ow - 1) * sw + kw;
         for (int oh = 0; oh < g.out[1]; oh++) {
             int d = yOff + oh * ow;
             int top = base + oh * g.s[1] * g.in[2];
-            for (int j = 0; j < ow; j++) {
-                y[d + j] = x[top + j * sw];
-            }
-            for (int kh = 0; kh < g.k[1]; kh++) {
-                for (int kw = kh == 0 ? 1 : 0; kw < g.k[2]; kw++) {
-                    int src = top + kh * g.in[2] + kw;
-                    for (int j = 0; j < ow; j++) {
-                        // Math.max rather than a branch (which of two values is larger is a coin toss); a NaN
-                        // after the first tap is skipped, as the general path does
-                        float v = x[src + j * sw];
-                        float cur = y[d + j];
-                        y[d + j] = v != v ? cur : Math.max(v, cur);
+            if (sw == 1) {
+                System.arraycopy(x, top, y, d, ow);
+                for (int kh = 0; kh < g.k[1]; kh++) {
+                    for (int t = kh == 0 ? 1 : 0; t < kw; t++) {
+                        Elementwise.binary(Elementwise.Binary.MAX, y, d, x, top + kh * g.in[2] + t, y, d, ow);
+                    }
+                }
+            } else {
+                float[] rows = x;
+                int from = top;
+                if (g.k[1] > 1) {
+                    System.arraycopy(x, top, span, 0, width);
+                    for (int kh = 1; kh < g.k[1]; kh++) {
+                        Elementwise.binary(Elementwise.Binary.MAX, span, 0, x, top + kh * g.in[2], span, 0, width);
+                    }
+                    rows = span;
+                    from = 0;
+                }
+                if (sw == 2 && kw == 2) {
+                    Elementwise.maxOfPairs(rows, from, y, d, ow);
+                } else {
+                    for (int j = 0, c = from; j < ow; j++, c += sw) {
+                        float m = rows[c];
+                        for (int t = 1; t < kw; t++) {
+                            m = Math.max(m, rows[c + t]);
+                        }
+                        y[d + j] = m;
                     }
                 }
             }
+            for (int j = 0; j < ow; j++) {
+                if (Float.isNaN(y[d + j])) {
+                    y[d + j] = firstThenGreater(x, top + j * sw, g);
+                }
+            }
         }
+    }
+
+    /** The max over one window inside the plane, from its first tap at {@code at}, skipping later NaNs. */
+    private static float firstThenGreater(float[] x, int at, Window g) {
+        float m = x[at];
+        for (int kh = 0; kh < g.k[1]; kh++) {
+            for (int kw = kh == 0 ? 1 : 0; kw < g.k[2]; kw++) {
+                float v = x[at + kh * g.in[2] + kw];
+                if (v > m) {
+                    m = v;
+                }
+            }
+        }
+        return m;
     }
 
     private static float[] toFloats(double[] y) {

@@ -76,6 +76,33 @@ class CnnKernelsTest {
     }
 
     @Test
+    void maxPoolOfWindowsInsideThePlaneMatchesTheGeneralPathWithNaNs() {
+        Onnx.AttributeProto[][] windows = {
+            {ints("kernel_shape", 2, 2), ints("strides", 2, 2)},
+            {ints("kernel_shape", 1, 2), ints("strides", 1, 2)},
+            {ints("kernel_shape", 2, 2)},
+            {ints("kernel_shape", 3, 3), ints("strides", 1, 1)},
+            {ints("kernel_shape", 2, 3), ints("strides", 2, 3)}};
+        Tensor x = random(4, 1, 3, 20, 37);
+        float[] f = x.floats();
+        for (int i = 0; i < f.length; i += 7) {
+            // NaNs at every position of the windows, first taps among them
+            f[i] = Float.NaN;
+        }
+        for (Onnx.AttributeProto[] attrs : windows) {
+            Tensor want = OneNode.run1("MaxPool", 12, OneNode.in(toDouble(x)), attrs);
+            Tensor got = OneNode.run1("MaxPool", 12, OneNode.in(x), attrs);
+            assertArrayEquals(want.shape(), got.shape());
+            int nans = 0;
+            for (int i = 0; i < got.size(); i++) {
+                assertEquals((float) want.doubles()[i], got.floats()[i], "MaxPool " + attrs[0] + " at " + i);
+                nans += Float.isNaN(got.floats()[i]) ? 1 : 0;
+            }
+            assertTrue(nans > 0 && nans < got.size() / 3, "some windows start with a NaN: " + nans);
+        }
+    }
+
+    @Test
     void globalAveragePoolMatchesTheGeneralPath() {
         for (long[] shape : new long[][] {{2, 3, 40, 41}, {1, 5, 1, 1}, {1, 2, 7}}) {
             Tensor x = random(4, shape);

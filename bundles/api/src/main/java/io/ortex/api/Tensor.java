@@ -181,6 +181,12 @@ public final class Tensor implements AutoCloseable {
             return this;
         }
         Object array = Array.newInstance(type.storage().getComponentType(), size);
+        readBuffer(array);
+        return new Tensor(type, shape, array, size);
+    }
+
+    /** Decodes an off-heap tensor's elements into an array of its storage class and size. */
+    private void readBuffer(Object array) {
         ByteBuffer b = buffer();
         if (array instanceof float[] a) {
             b.asFloatBuffer().get(a);
@@ -200,7 +206,6 @@ public final class Tensor implements AutoCloseable {
                 a[i] = b.get(i) != 0;
             }
         }
-        return new Tensor(type, shape, array, size);
     }
 
     /**
@@ -263,8 +268,7 @@ public final class Tensor implements AutoCloseable {
                     + "a " + target.type + " " + shapeString(target.shape) + " tensor");
         }
         if (buffer != null) {
-            Tensor heap = toHeap();
-            System.arraycopy(heap.data, 0, target.data, 0, size);
+            readBuffer(target.data);
         } else if (data != target.data) {
             System.arraycopy(data, 0, target.data, 0, size);
         }

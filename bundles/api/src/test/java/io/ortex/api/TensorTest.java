@@ -234,4 +234,24 @@ class TensorTest {
         device.close();
         assertEquals(1, released[0], "a view and its tensor give their block back once");
     }
+
+    @Test
+    void copyToOverwritesAHeapTensorOfTheSameTypeAndShapeFromTheHeapOrFromABuffer() {
+        Tensor target = Tensor.zeros(ElementType.FLOAT, 2, 2);
+        Tensor.ofFloats(new float[] {1, 2, 3, 4}, 2, 2).copyTo(target);
+        assertArrayEquals(new float[] {1, 2, 3, 4}, target.floats());
+        java.nio.ByteBuffer direct = java.nio.ByteBuffer.allocateDirect(16).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        direct.asFloatBuffer().put(new float[] {5, 6, 7, 8});
+        Tensor offHeap = Tensor.ofBuffer(ElementType.FLOAT, new long[] {2, 2}, direct, () -> { });
+        offHeap.copyTo(target);
+        assertArrayEquals(new float[] {5, 6, 7, 8}, target.floats());
+        target.copyTo(target);
+        assertArrayEquals(new float[] {5, 6, 7, 8}, target.floats(), "into itself");
+        InvalidArgumentException shape = assertThrows(InvalidArgumentException.class,
+                () -> Tensor.zeros(ElementType.FLOAT, 4).copyTo(target));
+        assertTrue(shape.getMessage().contains("float32 4 tensor cannot be copied into a float32 2x2"),
+                shape.getMessage());
+        assertThrows(InvalidArgumentException.class, () -> Tensor.zeros(ElementType.DOUBLE, 2, 2).copyTo(target));
+        assertThrows(InvalidArgumentException.class, () -> target.copyTo(offHeap));
+    }
 }

@@ -97,8 +97,7 @@ final class PinnedOutputs {
         Map<String, Tensor> sources = new LinkedHashMap<>();
         for (Map.Entry<String, Tensor> e : targets.entrySet()) {
             Tensor value = computed.get(e.getKey());
-            boolean inPlace = !value.isOffHeap() && value.data() == e.getValue().data();
-            if (!inPlace && !value.isOffHeap() && arrays.contains(value.data())) {
+            if (!value.isOffHeap() && value.data() != e.getValue().data() && arrays.contains(value.data())) {
                 value = copyOf(value);
             }
             sources.put(e.getKey(), value);

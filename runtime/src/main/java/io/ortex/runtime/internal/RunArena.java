@@ -51,6 +51,11 @@ final class RunArena {
     private final Set<Object> pinned = Collections.newSetFromMap(new IdentityHashMap<>());
     /** The pinned outputs of the step running now, not yet handed out. */
     private final List<Tensor> offered = new ArrayList<>();
+    /**
+     * Whether a step is being offered pinned arrays: read without the lock, so that a small allocation outside such a
+     * step skips it, as it did before pinning existed.
+     */
+    private volatile boolean offering;
     private long recycledBytes;
 
     /**
@@ -68,6 +73,9 @@ final class RunArena {
         int count = Tensor.checkedElementCount(shape);
         Class<?> storage = type.storage();
         int bytes = count * bytesPer(storage);
+        if (bytes < MIN_RECYCLED_BYTES && !offering) {
+            return Tensor.zeros(type, shape);
+        }
         Object array;
         synchronized (this) {
             array = takeOffered(type, shape);
@@ -130,6 +138,7 @@ final class RunArena {
      */
     synchronized void offer(Tensor target) {
         offered.add(target);
+        offering = true;
     }
 
     /**
@@ -140,18 +149,24 @@ final class RunArena {
      * @param shape the dimensions
      * @return true when an allocation of that type and shape would get a pinned array
      */
-    synchronized boolean offers(ElementType type, long[] shape) {
-        for (Tensor t : offered) {
-            if (t.type() == type && Arrays.equals(t.shape(), shape)) {
-                return true;
-            }
+    boolean offers(ElementType type, long[] shape) {
+        if (!offering) {
+            return false;
         }
-        return false;
+        synchronized (this) {
+            for (Tensor t : offered) {
+                if (t.type() == type && Arrays.equals(t.shape(), shape)) {
+                    return true;
+                }
+            }
+            return false;
+        }
     }
 
     /** Ends the offers of the step that ran. */
     synchronized void withdrawOffers() {
         offered.clear();
+        offering = false;
     }
 
     /** Marks the start of a step; arrays taken from now on that no slot holds when it ends are recycled then. */
@@ -248,6 +263,7 @@ final class RunArena {
     synchronized void endRun() {
         pinned.clear();
         offered.clear();
+        offering = false;
         owned.clear();
         taken.clear();
         stepMarks.clear();

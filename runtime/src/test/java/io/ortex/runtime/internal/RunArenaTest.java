@@ -213,4 +213,20 @@ class RunArenaTest {
         assertNotSame(target.data(), arena.allocate(ElementType.FLOAT, SHAPE, true).data());
         arena.endStep();
     }
+
+    @Test
+    void aSmallPinnedArrayIsHandedOutTooThoughSmallArraysAreNotTracked() {
+        RunArena arena = new RunArena();
+        long[] small = {2, 3};
+        Tensor target = Tensor.zeros(ElementType.FLOAT, small);
+        arena.pin(target);
+        arena.beginStep();
+        assertFalse(arena.offers(ElementType.FLOAT, small));
+        assertNotSame(target.data(), arena.allocate(ElementType.FLOAT, small, true).data(), "not offered yet");
+        arena.offer(target);
+        assertSame(target.data(), arena.allocate(ElementType.FLOAT, small, true).data());
+        arena.withdrawOffers();
+        assertNotSame(target.data(), arena.allocate(ElementType.FLOAT, small, true).data(), "withdrawn");
+        arena.endStep();
+    }
 }

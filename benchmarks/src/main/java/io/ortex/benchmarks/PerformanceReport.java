@@ -54,6 +54,7 @@ public final class PerformanceReport {
 
     private final boolean quick;
     private final List<Row> rows = new ArrayList<>();
+    private final List<ModelRow> models = new ArrayList<>();
 
     /**
      * One benchmark's figures, Ortex beside ONNX Runtime; {@code flops} is the operations per call (0 when a rate
@@ -61,6 +62,20 @@ public final class PerformanceReport {
      */
     private record Row(String group, String what, int threads, double ortexMs, double ortMs, double flops,
                        String rate) {
+    }
+
+    /**
+     * A real model measured by {@link InterleavedRuns}: the numbers of each line it printed, keyed by the line's
+     * leading words ({@code side ortex 1}, {@code ratio 1}, {@code scaling ortex}).
+     */
+    private record ModelRow(String model, Map<String, double[]> figures) {
+        double[] get(String key) {
+            double[] f = figures.get(key);
+            if (f == null) {
+                throw new IllegalStateException("InterleavedRuns printed no '" + key + "' for " + model);
+            }
+            return f;
+        }
     }
 
     private PerformanceReport(boolean quick) {
@@ -93,11 +108,10 @@ public final class PerformanceReport {
         System.out.println("wrote " + out);
     }
 
-    private void run() throws RunnerException {
-        collect("Real models (batch 1)", ModelBenchmark.class, Map.of(), TimeUnit.MILLISECONDS, r -> {
-            String model = r.getParams().getParam("model");
-            return model;
-        }, r -> 0);
+    private void run() throws RunnerException, IOException, InterruptedException {
+        for (String model : RealModels.NAMES) {
+            models.add(interleaved(model));
+        }
         collect("Transformer kernels (MiniLM sizes) and fixed costs", KernelBenchmark.class, Map.of(),
                 TimeUnit.MICROSECONDS,
                 r -> r.getParams().getParam("kernel"), r -> 0);
@@ -302,17 +316,8 @@ public final class PerformanceReport {
      * failed.
      */
     private static long[] peakRss(String runtime, String... jvmOptions) throws IOException, InterruptedException {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        String cp = System.getProperty("java.class.path");
-        List<String> cmd = new ArrayList<>(List.of(java, "--add-modules", "jdk.incubator.vector", "-cp", cp));
-        cmd.addAll(List.of(jvmOptions));
-        if (System.getProperty("ortex.models") != null) {
-            cmd.add("-Dortex.models=" + System.getProperty("ortex.models"));
-        }
-        cmd.addAll(List.of(PeakRss.class.getName(), "all-minilm-l6-v2", runtime));
-        Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-        if (p.waitFor() != 0 || out.isEmpty()) {
+        String out = runJava(List.of(jvmOptions), PeakRss.class, "all-minilm-l6-v2", runtime);
+        if (out == null) {
             return new long[0];
         }
         // the figures are the last lines: whatever else reached stdout comes before them
@@ -320,16 +325,61 @@ public final class PerformanceReport {
         return lines.stream().mapToLong(Long::parseLong).toArray();
     }
 
+    /**
+     * Runs a class's {@code main} in a fresh JVM of this one's kind, with the Vector API module and the model folder;
+     * returns what it printed, or null when it failed.
+     */
+    private static String runJava(List<String> jvmOptions, Class<?> main, String... args)
+            throws IOException, InterruptedException {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String cp = System.getProperty("java.class.path");
+        List<String> cmd = new ArrayList<>(List.of(java, "--add-modules", "jdk.incubator.vector", "-cp", cp));
+        cmd.addAll(jvmOptions);
+        if (System.getProperty("ortex.models") != null) {
+            cmd.add("-Dortex.models=" + System.getProperty("ortex.models"));
+        }
+        cmd.add(main.getName());
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        return p.waitFor() != 0 || out.isEmpty() ? null : out;
+    }
+
+    /** Measures a real model with {@link InterleavedRuns} in a JVM of its own (the JMH forks' options). */
+    private ModelRow interleaved(String model) throws IOException, InterruptedException {
+        System.out.println("interleaved runs of " + model);
+        String[] args = quick ? new String[] {model, "--quick"} : new String[] {model};
+        String out = runJava(List.of("-Xss8m"), InterleavedRuns.class, args);
+        if (out == null) {
+            throw new IllegalStateException("InterleavedRuns " + model + " failed");
+        }
+        Map<String, double[]> figures = new LinkedHashMap<>();
+        for (String line : out.lines().toList()) {
+            String[] w = line.trim().split(" ");
+            int numbers = w[0].equals("side") ? 3 : w[0].equals("ratio") || w[0].equals("scaling") ? 2 : -1;
+            if (numbers < 0 || w.length < numbers) {
+                continue;
+            }
+            double[] f = new double[w.length - numbers];
+            for (int i = numbers; i < w.length; i++) {
+                f[i - numbers] = Double.parseDouble(w[i]);
+            }
+            figures.put(String.join(" ", List.of(w).subList(0, numbers)), f);
+        }
+        return new ModelRow(model, figures);
+    }
+
     private String markdown(long allocation, long[] ortexMemory, long[] ortexSerial, long[] ortMemory) {
         StringBuilder b = new StringBuilder();
         b.append("# Performance\n\n");
         b.append("Generated by `benchmarks/performance-report` on ").append(LocalDate.now()).append(quick
-                ? " (quick mode: short iterations, not for publishing)" : "").append(". Every figure is the median "
-                + "of JMH samples; Ortex and ONNX Runtime run the same model with the same inputs and thread count "
-                + "in the same run, and the ratio is Ortex's time over ONNX Runtime's (below 1 means Ortex is "
-                + "faster). The two sides of a row run back to back, " + (quick ? "once" : ROUNDS + " times")
-                + ", alternating which goes first, and each keeps the lowest of its medians: the host's speed "
-                + "drifts over minutes, so rows measured far apart would compare the drift too.\n\n");
+                ? " (quick mode: short iterations, not for publishing)" : "").append(". Ortex and ONNX Runtime run "
+                + "the same model with the same inputs and thread count in the same run, and the ratio is Ortex's "
+                + "time over ONNX Runtime's (below 1 means Ortex is faster). The real models take turns with ONNX "
+                + "Runtime in one process (their section says how); every other figure is the median of JMH "
+                + "samples, the two sides of a row running back to back, " + (quick ? "once" : ROUNDS + " times")
+                + ", alternating which goes first, each keeping the lowest of its medians: the host's speed "
+                + "drifts, so rows measured far apart would compare the drift too.\n\n");
         b.append("| | |\n|---|---|\n");
         b.append("| machine | ").append(cpu()).append(" |\n");
         b.append("| JDK | ").append(System.getProperty("java.vm.vendor")).append(' ')
@@ -337,6 +387,7 @@ public final class PerformanceReport {
         b.append("| Ortex CPU EP kernels | ").append(VectorSupport.description()).append(" |\n");
         b.append("| ONNX Runtime | ").append(ortVersion()).append(" (Java package, CPU EP, default optimizations)"
                 + " |\n\n");
+        modelsMarkdown(b);
         String group = null;
         for (Row r : rows) {
             if (!r.group().equals(group)) {
@@ -393,6 +444,52 @@ public final class PerformanceReport {
         b.append("Regenerate with `benchmarks/performance-report` (about 30 minutes; it builds the benchmarks when "
                 + "needed and runs them on the JDK the distribution's launcher would pick).\n");
         return b.toString();
+    }
+
+    /** The real models' tables: the runtimes side by side, then how each scales from 1 to 2 threads. */
+    private void modelsMarkdown(StringBuilder b) {
+        b.append("## Real models (batch 1), the two runtimes taking turns in one process\n\n");
+        b.append("Each model runs in a JVM of its own that holds four sessions, Ortex and ONNX Runtime on 1 and on 2 "
+                + "threads, and runs them in turn, each for a block of a quarter of a second (after a short unrecorded "
+                + "start), in " + (quick ? "3" : "24") + " rounds. A row's times are the medians of its blocks' "
+                + "medians; its ratio is the median of the rounds' ratios of Ortex's block to ONNX Runtime's, which "
+                + "ran a moment apart. Before each block a probe times vector multiply-adds from registers: on a "
+                + "shared host the core is slowed now and then by another tenant, and the last two columns give the "
+                + "ratio over the rounds where both blocks ran at full speed and where both ran slowed (the probe "
+                + "1.1x and 1.2x its fastest time).\n\n");
+        b.append("| model | threads | Ortex ms | ONNX Runtime ms | ratio | middle half of the rounds | at full speed "
+                + "(rounds) | slowed (rounds) |\n|---|---|---|---|---|---|---|---|\n");
+        for (ModelRow m : models) {
+            for (int threads = 1; threads <= 2; threads++) {
+                double[] ratio = m.get("ratio " + threads);
+                b.append("| ").append(m.model()).append(" | ").append(threads).append(" | ")
+                        .append(fmt(m.get("side ortex " + threads)[0])).append(" | ")
+                        .append(fmt(m.get("side onnxruntime " + threads)[0])).append(" | ")
+                        .append(times(ratio[1])).append(" | ").append(times(ratio[0])).append(" - ")
+                        .append(times(ratio[2])).append(" | ").append(phase(ratio[3], ratio[4])).append(" | ")
+                        .append(phase(ratio[5], ratio[6])).append(" |\n");
+            }
+        }
+        b.append("\nFrom 1 to 2 threads (the median of the rounds' ratios of a runtime's 1-thread block to its "
+                + "2-thread block):\n\n");
+        b.append("| model | Ortex | at full speed (rounds) | ONNX Runtime | at full speed (rounds) |\n"
+                + "|---|---|---|---|---|\n");
+        for (ModelRow m : models) {
+            double[] ortex = m.get("scaling ortex");
+            double[] ort = m.get("scaling onnxruntime");
+            b.append("| ").append(m.model()).append(" | ").append(times(ortex[1])).append(" | ")
+                    .append(phase(ortex[3], ortex[4])).append(" | ").append(times(ort[1])).append(" | ")
+                    .append(phase(ort[3], ort[4])).append(" |\n");
+        }
+        b.append('\n');
+    }
+
+    private static String times(double ratio) {
+        return String.format(Locale.ROOT, "%.2fx", ratio);
+    }
+
+    private static String phase(double ratio, double rounds) {
+        return rounds == 0 ? "- (0)" : String.format(Locale.ROOT, "%.2fx (%d)", ratio, (int) rounds);
     }
 
     private static String mb(long kb, double modelMb) {

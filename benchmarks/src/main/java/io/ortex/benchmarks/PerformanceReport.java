@@ -327,7 +327,7 @@ public final class PerformanceReport {
 
     /**
      * Runs a class's {@code main} in a fresh JVM of this one's kind, with the Vector API module and the model folder;
-     * returns what it printed, or null when it failed.
+     * returns what it printed, or null when it failed, after printing the end of its standard error.
      */
     private static String runJava(List<String> jvmOptions, Class<?> main, String... args)
             throws IOException, InterruptedException {
@@ -340,9 +340,21 @@ public final class PerformanceReport {
         }
         cmd.add(main.getName());
         cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-        return p.waitFor() != 0 || out.isEmpty() ? null : out;
+        Path err = Files.createTempFile("ortex-report-", ".err");
+        try {
+            Process p = new ProcessBuilder(cmd).redirectError(err.toFile()).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+            int status = p.waitFor();
+            if (status == 0 && !out.isEmpty()) {
+                return out;
+            }
+            List<String> lines = Files.readAllLines(err, StandardCharsets.UTF_8);
+            System.err.println(main.getSimpleName() + " " + String.join(" ", args) + " exited with " + status + ": "
+                    + String.join("\n", lines.subList(Math.max(0, lines.size() - 10), lines.size())));
+            return null;
+        } finally {
+            Files.deleteIfExists(err);
+        }
     }
 
     /** Measures a real model with {@link InterleavedRuns} in a JVM of its own (the JMH forks' options). */

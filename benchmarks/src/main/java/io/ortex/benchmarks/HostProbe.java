@@ -1,6 +1,5 @@
 package io.ortex.benchmarks;
 
-import java.util.Arrays;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
@@ -38,8 +37,7 @@ final class HostProbe {
             chains();
             t[i] = (System.nanoTime() - start) / 1e6;
         }
-        Arrays.sort(t);
-        return t[REPEATS / 2];
+        return InterleavedRuns.median(t);
     }
 
     private static void chains() {

@@ -76,7 +76,7 @@ public final class InterleavedRuns {
             for (Side s : sides) {
                 block(s, warmupNanos, 1);
             }
-            HostProbe.measure();
+            HostProbe.measure(); // compiled before the first round's probe, which then times the core, not the JIT
             double[][] medians = new double[sides.size()][rounds];
             double[][] probes = new double[sides.size()][rounds];
             for (int round = 0; round < rounds; round++) {

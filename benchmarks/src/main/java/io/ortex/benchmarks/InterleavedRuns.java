@@ -2,6 +2,7 @@ package io.ortex.benchmarks;
 
 import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OrtException;
+import io.ortex.api.ElementType;
 import io.ortex.api.Tensor;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -10,9 +11,10 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Times one real model in Ortex and in ONNX Runtime, on 1 and on 2 threads, taking turns in one process: each round
- * runs the four sides one after the other, each for a short block of runs, so that all four see the same state of
- * the host. Started by {@link PerformanceReport} in a JVM of its own, once per model.
+ * Times one real model, or one square matrix product, in Ortex and in ONNX Runtime, on 1 and on 2 threads, taking
+ * turns in one process: each round runs the four sides one after the other, each for a short block of runs, so that
+ * all four see the same state of the host. Started by {@link PerformanceReport} in a JVM of its own, once per model
+ * and once per matrix size.
  *
  * <p>Why: this host's speed changes every few seconds, and its slow phases slow Ortex's code more than ONNX
  * Runtime's. Two JMH forks measured one after the other each sample phases of their own; blocks a few hundred
@@ -32,7 +34,11 @@ import java.util.Map;
  * slowed (NaN when there were none); {@code scaling RUNTIME ...}, the same figures for the per-round ratios of a
  * runtime's 1-thread block to its 2-thread block.
  *
- * <p>Usage: {@code InterleavedRuns MODEL [--quick]}.
+ * <p>A matrix product is a one-node MatMul model, {@code C = A x B} with B a constant initializer (as a layer's
+ * weights are), both runtimes writing C into an output the caller made once (pinned outputs), so that neither side's
+ * time includes new output memory or, for ONNX Runtime, copying the product into Java arrays.
+ *
+ * <p>Usage: {@code InterleavedRuns MODEL|matmul-N [--quick]}, MODEL a name in the model cache, N the matrix size.
  */
 public final class InterleavedRuns {
     private static final long SETTLE_NANOS = 50_000_000L;
@@ -44,6 +50,9 @@ public final class InterleavedRuns {
     private InterleavedRuns() {
     }
 
+    /** The prefix of a matrix-product target: {@code matmul-1024} multiplies two 1024 x 1024 matrices. */
+    static final String MATMUL = "matmul-";
+
     /** One of the four: a runtime on a thread count, with its inputs. */
     private interface Side {
         void run() throws OrtException;
@@ -52,27 +61,20 @@ public final class InterleavedRuns {
     /**
      * Runs the rounds and prints the figures.
      *
-     * @param args the model's name in the model cache, then {@code --quick} for a short check of the harness
-     * @throws OrtException when ONNX Runtime fails
+     * @param args the model's name in the model cache or {@code matmul-N}, then {@code --quick} for a short check
+     *     of the harness
+     * @throws Exception when ONNX Runtime fails or a session does not close
      */
-    public static void main(String[] args) throws OrtException {
-        String model = args[0];
+    public static void main(String[] args) throws Exception {
+        String target = args[0];
         boolean quick = args.length > 1 && args[1].equals("--quick");
         int rounds = quick ? 3 : 24;
         long warmupNanos = quick ? 1_000_000_000L : 4_000_000_000L;
-        byte[] bytes = RealModels.bytes(model);
-        Map<String, Tensor> ortexFeeds = RealModels.inputs(model);
-        Map<String, OnnxTensor> ortFeeds = RealModels.toOrt(ortexFeeds);
-        List<Peers> peers = new ArrayList<>();
+        List<AutoCloseable> open = new ArrayList<>();
         try {
-            // sides in the order ortex 1, onnxruntime 1, ortex 2, onnxruntime 2
-            List<Side> sides = new ArrayList<>();
-            for (int threads : THREADS) {
-                Peers p = new Peers(bytes, threads);
-                peers.add(p);
-                sides.add(() -> p.runOrtex(ortexFeeds));
-                sides.add(() -> p.runOrt(ortFeeds).close());
-            }
+            List<Side> sides = target.startsWith(MATMUL)
+                    ? matMulSides(Integer.parseInt(target.substring(MATMUL.length())), open)
+                    : modelSides(target, open);
             for (Side s : sides) {
                 block(s, warmupNanos, 1);
             }
@@ -90,11 +92,48 @@ public final class InterleavedRuns {
             }
             print(medians, probes);
         } finally {
-            for (Peers p : peers) {
-                p.close();
+            for (AutoCloseable c : open) {
+                c.close();
             }
-            ortFeeds.values().forEach(OnnxTensor::close);
         }
+    }
+
+    /** The four sides of a real model, in the order ortex 1, onnxruntime 1, ortex 2, onnxruntime 2. */
+    private static List<Side> modelSides(String model, List<AutoCloseable> open) throws OrtException {
+        byte[] bytes = RealModels.bytes(model);
+        Map<String, Tensor> ortexFeeds = RealModels.inputs(model);
+        Map<String, OnnxTensor> ortFeeds = RealModels.toOrt(ortexFeeds);
+        open.addAll(ortFeeds.values());
+        List<Side> sides = new ArrayList<>();
+        for (int threads : THREADS) {
+            Peers p = new Peers(bytes, threads);
+            open.add(p);
+            sides.add(() -> p.runOrtex(ortexFeeds));
+            sides.add(() -> p.runOrt(ortFeeds).close());
+        }
+        return sides;
+    }
+
+    /** The four sides of an {@code n x n} matrix product into pinned outputs, in the same order. */
+    private static List<Side> matMulSides(int n, List<AutoCloseable> open) throws OrtException {
+        byte[] bytes = BenchModels.matMul(n, n, n, 7);
+        float[] a = BenchModels.randomFloats(n * n, 11);
+        Map<String, Tensor> ortexFeeds = Map.of("X", Tensor.ofFloats(a, n, n));
+        Map<String, Tensor> ortexOut = Map.of("Y", Tensor.zeros(ElementType.FLOAT, n, n));
+        OnnxTensor ortIn = Peers.ortFloats(a, n, n);
+        open.add(ortIn);
+        OnnxTensor ortOut = Peers.ortOutputFloats(n, n);
+        open.add(ortOut);
+        Map<String, OnnxTensor> ortFeeds = Map.of("X", ortIn);
+        Map<String, OnnxTensor> ortOuts = Map.of("Y", ortOut);
+        List<Side> sides = new ArrayList<>();
+        for (int threads : THREADS) {
+            Peers p = new Peers(bytes, threads);
+            open.add(p);
+            sides.add(() -> p.runOrtex(ortexFeeds, ortexOut));
+            sides.add(() -> p.runOrt(ortFeeds, ortOuts).close());
+        }
+        return sides;
     }
 
     /** Runs a side for at least {@code nanos} and {@code runs} runs; returns each run's time in milliseconds. */

@@ -30,6 +30,10 @@ final class VectorGemm {
     static final int MC_MAX = 128;
     /** Below this many multiply-adds a product runs on the calling thread. */
     private static final long PARALLEL_WORK = 1L << 16;
+    /** The most panels of B a product on one thread may have to read A in place instead of packing it. */
+    private static final int DIRECT_PANELS = 2;
+    /** The largest B (in floats, 128 KB) a product may have to read A in place: it must stay in the L2 cache. */
+    private static final int DIRECT_B_FLOATS = 32 * 1024;
     /** How many units of work a product is cut into per thread, when it runs on several. */
     private static final int UNITS_PER_THREAD = 4;
 
@@ -109,6 +113,10 @@ final class VectorGemm {
             threads = 1;
         }
         int panels = (n + NR - 1) / NR;
+        if (threads == 1 && acs == 1 && panels <= DIRECT_PANELS && (long) k * panels * NR <= DIRECT_B_FLOATS) {
+            direct(a, aOff, ars, m, k, n, b.panels(), c, cOff, ldc, ep);
+            return;
+        }
         int blocks = (m + MC_MAX - 1) / MC_MAX;
         blocks = Math.min((m + MR - 1) / MR, (blocks + threads - 1) / threads * threads);
         int mc = ((m + blocks - 1) / blocks + MR - 1) / MR * MR;
@@ -153,6 +161,32 @@ final class VectorGemm {
                 packedUnit(ap, m, k, n, b.panels(), c, cOff, ldc, ep, mc, u / g, u % g, g, panels);
             }
         });
+    }
+
+    /**
+     * {@code C = epilogue(A x B)} on the calling thread with A read in place, four rows at a time, for a product with
+     * so few panels of B that packing A would not pay for itself: packing copies each element of A once, one at a
+     * time, and with a panel or two each element then takes part in only one or two vector multiply-adds (attention's
+     * probabilities times V, whose B is 32 columns wide). A's columns must be adjacent; B is small enough to stay in
+     * the L2 cache while the tiles of A pass.
+     */
+    private static void direct(float[] a, int aOff, int ars, int m, int k, int n, float[] bp, float[] c, int cOff,
+                               int ldc, Epilogue ep) {
+        int panels = (n + NR - 1) / NR;
+        boolean finish = needsFinish(ep);
+        for (int row0 = 0; row0 < m; row0 += MR) {
+            int rows = Math.min(MR, m - row0);
+            for (int p = 0; p < panels; p++) {
+                int col0 = p * NR;
+                int cols = Math.min(NR, n - col0);
+                int ci = cOff + row0 * ldc + col0;
+                rowKernel(a, aOff + row0 * ars, ars, rows, bp, p * k * NR, k, c, ci, ldc, cols, ep.accumulate(),
+                        ep.alpha());
+                if (finish) {
+                    finish(c, ci, ldc, rows, cols, ep, row0, col0);
+                }
+            }
+        }
     }
 
     /** One block of rows, packed in {@code ap} by {@link #multiply}, times one group of panels. */
@@ -454,6 +488,87 @@ final class VectorGemm {
         }
         // a partial tile goes through a scratch tile, then only its valid part into C (stores into an array chosen
         // at run time between C and the scratch are not always intrinsified: each keeps an array of its own)
+        float[] t = EDGE.get();
+        c00.intoArray(t, 0);
+        c01.intoArray(t, L);
+        c10.intoArray(t, NR);
+        c11.intoArray(t, NR + L);
+        c20.intoArray(t, 2 * NR);
+        c21.intoArray(t, 2 * NR + L);
+        c30.intoArray(t, 3 * NR);
+        c31.intoArray(t, 3 * NR + L);
+        mergeEdge(t, c, ci, ldc, rows, cols, add);
+    }
+
+    /**
+     * {@link #kernel} with A read in place: up to {@link #MR} rows from {@code a0}, {@code lda} apart, their columns
+     * adjacent. A tile with fewer rows reads its last row again for the missing ones and keeps only its valid part.
+     * The end (scaling, storing) repeats {@link #kernel}'s, for the reason given there.
+     */
+    private static void rowKernel(float[] a, int a0, int lda, int rows, float[] bp, int bBase, int kc, float[] c,
+                                  int ci, int ldc, int cols, boolean add, float alpha) {
+        int a1 = rows > 1 ? a0 + lda : a0;
+        int a2 = rows > 2 ? a1 + lda : a1;
+        int a3 = rows > 3 ? a2 + lda : a2;
+        FloatVector c00 = FloatVector.zero(S);
+        FloatVector c01 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S);
+        FloatVector c11 = FloatVector.zero(S);
+        FloatVector c20 = FloatVector.zero(S);
+        FloatVector c21 = FloatVector.zero(S);
+        FloatVector c30 = FloatVector.zero(S);
+        FloatVector c31 = FloatVector.zero(S);
+        for (int kk = 0; kk < kc; kk++) {
+            int bi = bBase + kk * NR;
+            FloatVector b0 = FloatVector.fromArray(S, bp, bi);
+            FloatVector b1 = FloatVector.fromArray(S, bp, bi + L);
+            FloatVector x0 = FloatVector.broadcast(S, a[a0 + kk]);
+            c00 = x0.fma(b0, c00);
+            c01 = x0.fma(b1, c01);
+            FloatVector x1 = FloatVector.broadcast(S, a[a1 + kk]);
+            c10 = x1.fma(b0, c10);
+            c11 = x1.fma(b1, c11);
+            FloatVector x2 = FloatVector.broadcast(S, a[a2 + kk]);
+            c20 = x2.fma(b0, c20);
+            c21 = x2.fma(b1, c21);
+            FloatVector x3 = FloatVector.broadcast(S, a[a3 + kk]);
+            c30 = x3.fma(b0, c30);
+            c31 = x3.fma(b1, c31);
+        }
+        if (alpha != 1f) {
+            c00 = c00.mul(alpha);
+            c01 = c01.mul(alpha);
+            c10 = c10.mul(alpha);
+            c11 = c11.mul(alpha);
+            c20 = c20.mul(alpha);
+            c21 = c21.mul(alpha);
+            c30 = c30.mul(alpha);
+            c31 = c31.mul(alpha);
+        }
+        if (rows == MR && cols == NR) {
+            int i1 = ci + ldc;
+            int i2 = i1 + ldc;
+            int i3 = i2 + ldc;
+            if (add) {
+                c00 = c00.add(FloatVector.fromArray(S, c, ci));
+                c01 = c01.add(FloatVector.fromArray(S, c, ci + L));
+                c10 = c10.add(FloatVector.fromArray(S, c, i1));
+                c11 = c11.add(FloatVector.fromArray(S, c, i1 + L));
+                c20 = c20.add(FloatVector.fromArray(S, c, i2));
+                c21 = c21.add(FloatVector.fromArray(S, c, i2 + L));
+                c30 = c30.add(FloatVector.fromArray(S, c, i3));
+                c31 = c31.add(FloatVector.fromArray(S, c, i3 + L));
+            }
+            c00.intoArray(c, ci);
+            c01.intoArray(c, ci + L);
+            c10.intoArray(c, i1);
+            c11.intoArray(c, i1 + L);
+            c20.intoArray(c, i2);
+            c21.intoArray(c, i2 + L);
+            c30.intoArray(c, i3);
+            c31.intoArray(c, i3 + L);
+            return;
+        }
         float[] t = EDGE.get();
         c00.intoArray(t, 0);
         c01.intoArray(t, L);

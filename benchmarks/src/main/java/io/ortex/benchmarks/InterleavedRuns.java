@@ -38,7 +38,8 @@ import java.util.Map;
  * weights are), both runtimes writing C into an output the caller made once (pinned outputs), so that neither side's
  * time includes new output memory or, for ONNX Runtime, copying the product into Java arrays.
  *
- * <p>Usage: {@code InterleavedRuns MODEL|matmul-N [--quick]}, MODEL a name in the model cache, N the matrix size.
+ * <p>Usage: {@code InterleavedRuns MODEL|matmul-N|matmul-MxKxN [--quick]}, MODEL a name in the model cache, N the
+ * size of square matrices, {@code MxKxN} the sizes of an {@code M x K} by {@code K x N} product.
  */
 public final class InterleavedRuns {
     private static final long SETTLE_NANOS = 50_000_000L;
@@ -73,7 +74,7 @@ public final class InterleavedRuns {
         List<AutoCloseable> open = new ArrayList<>();
         try {
             List<Side> sides = target.startsWith(MATMUL)
-                    ? matMulSides(Integer.parseInt(target.substring(MATMUL.length())), open)
+                    ? matMulSides(target.substring(MATMUL.length()), open)
                     : modelSides(target, open);
             for (Side s : sides) {
                 block(s, warmupNanos, 1);
@@ -114,15 +115,25 @@ public final class InterleavedRuns {
         return sides;
     }
 
-    /** The four sides of an {@code n x n} matrix product into pinned outputs, in the same order. */
-    private static List<Side> matMulSides(int n, List<AutoCloseable> open) throws OrtException {
-        byte[] bytes = BenchModels.matMul(n, n, n, 7);
-        float[] a = BenchModels.randomFloats(n * n, 11);
-        Map<String, Tensor> ortexFeeds = Map.of("X", Tensor.ofFloats(a, n, n));
-        Map<String, Tensor> ortexOut = Map.of("Y", Tensor.zeros(ElementType.FLOAT, n, n));
-        OnnxTensor ortIn = Peers.ortFloats(a, n, n);
+    /**
+     * The four sides of a matrix product into pinned outputs, in the same order: {@code N} for {@code N x N} by
+     * {@code N x N}, or {@code MxKxN} for {@code M x K} by {@code K x N}.
+     */
+    private static List<Side> matMulSides(String size, List<AutoCloseable> open) throws OrtException {
+        String[] dims = size.split("x");
+        if (dims.length != 1 && dims.length != 3) {
+            throw new IllegalArgumentException("a matrix product is matmul-N or matmul-MxKxN, not " + MATMUL + size);
+        }
+        int m = Integer.parseInt(dims[0]);
+        int k = dims.length == 3 ? Integer.parseInt(dims[1]) : m;
+        int n = dims.length == 3 ? Integer.parseInt(dims[2]) : m;
+        byte[] bytes = BenchModels.matMul(m, k, n, 7);
+        float[] a = BenchModels.randomFloats(m * k, 11);
+        Map<String, Tensor> ortexFeeds = Map.of("X", Tensor.ofFloats(a, m, k));
+        Map<String, Tensor> ortexOut = Map.of("Y", Tensor.zeros(ElementType.FLOAT, m, n));
+        OnnxTensor ortIn = Peers.ortFloats(a, m, k);
         open.add(ortIn);
-        OnnxTensor ortOut = Peers.ortOutputFloats(n, n);
+        OnnxTensor ortOut = Peers.ortOutputFloats(m, n);
         open.add(ortOut);
         Map<String, OnnxTensor> ortFeeds = Map.of("X", ortIn);
         Map<String, OnnxTensor> ortOuts = Map.of("Y", ortOut);

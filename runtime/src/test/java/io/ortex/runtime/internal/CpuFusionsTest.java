@@ -211,6 +211,54 @@ class CpuFusionsTest {
                 .opset(11), attentionFeeds())));
     }
 
+    /**
+     * Attention as transformer exporters write it: the heads made by Transposes of {@code [B, S, H, D]} tensors (Q,
+     * V and, with {@code outputTranspose}, the output by {@code [0, 2, 1, 3]}, Kt by {@code [0, 2, 3, 1]}), K with
+     * {@code kBatch} leading rows.
+     */
+    private static ModelBuilder attentionOfHeads(boolean outputTranspose, int kBatch) {
+        ModelBuilder m = TestModels.builder()
+                .input("q4", FLOAT, 2, 10, 3, 8)
+                .input("k4", FLOAT, kBatch, 12, 3, 8)
+                .input("v4", FLOAT, 2, 12, 3, 8)
+                .input("mask", FLOAT, 2, 1, 1, 12)
+                .floats("c", new long[] {}, new float[] {2.828427f})
+                .node(node("Transpose", "qT", List.of("q4"), "q").addAttribute(ints("perm", 0, 2, 1, 3)))
+                .node(node("Transpose", "kT", List.of("k4"), "kt").addAttribute(ints("perm", 0, 2, 3, 1)))
+                .node(node("Transpose", "vT", List.of("v4"), "v").addAttribute(ints("perm", 0, 2, 1, 3)))
+                .node("MatMul", "qk", List.of("q", "kt"), List.of("s"))
+                .node("Div", "scale", List.of("s", "c"), List.of("s2"))
+                .node("Add", "mask", List.of("s2", "mask"), List.of("s3"))
+                .node(node("Softmax", "softmax", List.of("s3"), "p").addAttribute(attr("axis", -1)))
+                .node("MatMul", "pv", List.of("p", "v"), List.of("y"));
+        if (outputTranspose) {
+            m.node(node("Transpose", "yT", List.of("y"), "out").addAttribute(ints("perm", 0, 2, 1, 3)))
+                    .output("out", FLOAT, 2, 10, 3, 8);
+        } else {
+            m.output("y", FLOAT, 2, 3, 10, 8);
+        }
+        return m;
+    }
+
+    private static Map<String, Tensor> headsFeeds(int kBatch) {
+        return Map.of("q4", Tensor.ofFloats(uniform(480, 20), 2, 10, 3, 8),
+                "k4", Tensor.ofFloats(uniform(kBatch * 288, 21), kBatch, 12, 3, 8),
+                "v4", Tensor.ofFloats(uniform(576, 22), 2, 12, 3, 8),
+                "mask", attentionFeeds().get("mask"));
+    }
+
+    @Test
+    void theTransposesThatMakeTheHeadsArePartOfTheAttention() {
+        assertEquals(List.of("Transpose+Transpose+Transpose+MatMul+Div+Add+Softmax+MatMul+Transpose"),
+                fusedGroups(compare(attentionOfHeads(true, 2), headsFeeds(2))));
+        // without the Transpose after it the output keeps the heads' layout: the others stay nodes of their own
+        assertEquals(List.of("MatMul+Div+Add+Softmax+MatMul"), fusedGroups(compare(attentionOfHeads(false, 2),
+                headsFeeds(2))));
+        // K broadcast over the batch: the kernel leaves the whole group, Transposes included, to the nodes
+        assertEquals(List.of("Transpose+Transpose+Transpose+MatMul+Div+Add+Softmax+MatMul+Transpose"),
+                fusedGroups(compare(attentionOfHeads(true, 1), headsFeeds(1))));
+    }
+
     @Test
     void aFusionWhoseShapesTheFastPathDoesNotTakeRunsItsNodesOneByOne() {
         // K broadcast over the batch: the attention kernel leaves it to the nodes' own kernels

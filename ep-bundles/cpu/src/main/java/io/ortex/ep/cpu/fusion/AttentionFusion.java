@@ -22,10 +22,21 @@ import java.util.List;
  * batch (each head) on its own thread: the scores of one head stay in a scratch matrix in cache, scaled in the first
  * product's epilogue, masked and normalized row by row, then multiplied by V; the {@code [B, H, S, S]} tensors are
  * never materialized. Q, Kt and V must share their batch dimensions (no broadcasting); the mask may broadcast.
+ *
+ * <p>A transformer's heads usually come from Transposes around the pattern: Q and V from {@code [B, S, H, D]} by
+ * {@code perm = [0, 2, 1, 3]}, Kt from K's {@code [B, S, H, D]} by {@code [0, 2, 3, 1]}, and the output back to
+ * {@code [B, S, H, D]} by {@code [0, 2, 1, 3]}. When all four are there, read only by the pattern, the fusion takes
+ * them in too: the kernel reads each head where it lies in the {@code [B, S, H, D]} tensors (rows {@code H * D}
+ * apart) and writes its output the same way, so the four copies are never made.
  */
 final class AttentionFusion {
     /** The fusion's name. */
     static final String NAME = "Attention";
+
+    /** The Transpose that makes Q (and V, and the output) out of {@code [B, S, H, D]}: heads before tokens. */
+    private static final long[] Q_PERM = {0, 2, 1, 3};
+    /** The Transpose that makes Kt out of K's {@code [B, S, H, D]}: heads, then K's columns, then tokens. */
+    private static final long[] K_PERM = {0, 2, 3, 1};
 
     private AttentionFusion() {
     }
@@ -79,28 +90,95 @@ final class AttentionFusion {
             return null;
         }
         nodes.add(pv);
-        String q = qk.inputs().get(0).name();
-        String kt = qk.inputs().get(1).name();
+        NodeView qHeads = headsTranspose(Pattern.producer(qk.inputs().get(0)), qk, Q_PERM);
+        NodeView kHeads = headsTranspose(Pattern.producer(qk.inputs().get(1)), qk, K_PERM);
+        NodeView vHeads = headsTranspose(Pattern.producer(pv.inputs().get(1)), pv, Q_PERM);
+        NodeView outHeads = headsTranspose(Pattern.soleConsumer(Pattern.output(pv)), null, Q_PERM);
+        boolean heads = qHeads != null && kHeads != null && vHeads != null && outHeads != null;
+        if (heads) {
+            // in the order they run: the three Transposes before the pattern, the fourth after it
+            nodes.addAll(0, List.of(qHeads, kHeads, vHeads));
+            nodes.add(outHeads);
+        }
+        String q = (heads ? qHeads : qk).inputs().get(0).name();
+        String kt = (heads ? kHeads.inputs().get(0) : qk.inputs().get(1)).name();
         String maskName = mask == null ? null : mask.name();
-        String vName = pv.inputs().get(1).name();
+        String vName = (heads ? vHeads.inputs().get(0) : pv.inputs().get(1)).name();
         float alpha = scale;
         return new FusionMatch(NAME, nodes, (inputNames, outputNames) -> {
             int qi = inputNames.indexOf(q);
             int ki = inputNames.indexOf(kt);
             int mi = maskName == null ? -1 : inputNames.indexOf(maskName);
             int vi = inputNames.indexOf(vName);
-            return (in, ctx) -> outputNames.size() != 1 || axis != -1 && axis != in[qi].rank() - 1 ? null
-                    : attention(in[qi], in[ki], mi < 0 ? null : in[mi], in[vi], alpha, ctx);
+            return (in, ctx) -> {
+                Tensor m = mi < 0 ? null : in[mi];
+                if (outputNames.size() != 1) {
+                    return null;
+                }
+                if (heads) {
+                    return axis != -1 && axis != 3 ? null : attentionOfHeads(in[qi], in[ki], m, in[vi], alpha, ctx);
+                }
+                return axis != -1 && axis != in[qi].rank() - 1 ? null
+                        : attention(in[qi], in[ki], m, in[vi], alpha, ctx);
+            };
         });
     }
 
-    private static Tensor[] attention(Tensor q, Tensor kt, Tensor mask, Tensor v, float alpha, KernelContext ctx) {
-        if (q.type() != ElementType.FLOAT || kt.type() != ElementType.FLOAT || v.type() != ElementType.FLOAT
-                || mask != null && mask.type() != ElementType.FLOAT) {
+    /**
+     * A node when it is a Transpose by {@code perm} whose output only {@code reader} reads ({@code null}: whoever
+     * reads it), else {@code null}.
+     */
+    private static NodeView headsTranspose(NodeView n, NodeView reader, long[] perm) {
+        if (!Pattern.is(n, "Transpose") || n.inputs().size() != 1 || n.inputs().get(0) == null
+                || Pattern.output(n) == null || !Arrays.equals(n.intsAttr("perm", null), perm)) {
             return null;
         }
+        return reader == null || Pattern.soleConsumer(Pattern.output(n)) == reader ? n : null;
+    }
+
+    /**
+     * The attention of heads that lie in {@code [B, S, H, D]} tensors (Q {@code [B, S, H, D]}, K
+     * {@code [B, S2, H, D]}, V {@code [B, S2, H, Dv]}), written as {@code [B, S, H, Dv]}; the mask broadcasts to the
+     * scores' {@code [B, H, S, S2]}. Returns {@code null} for other shapes or types.
+     */
+    private static Tensor[] attentionOfHeads(Tensor q, Tensor k, Tensor mask, Tensor v, float alpha,
+                                             KernelContext ctx) {
+        if (q.rank() != 4 || k.rank() != 4 || v.rank() != 4) {
+            return null;
+        }
+        int b = (int) q.dim(0);
+        int s = (int) q.dim(1);
+        int h = (int) q.dim(2);
+        int d = (int) q.dim(3);
+        int s2 = (int) k.dim(1);
+        int dv = (int) v.dim(3);
+        if (k.dim(0) != b || k.dim(2) != h || k.dim(3) != d || v.dim(0) != b || v.dim(1) != s2 || v.dim(2) != h) {
+            return null;
+        }
+        return attention(q, k, mask, v, new long[] {b, h}, s, d, s2, dv, new long[] {b, s, h, dv},
+                new Operand(h, s * h * d, d, h * d, 1), new Operand(h, s2 * h * d, d, 1, h * d),
+                new Operand(h, s2 * h * dv, dv, h * dv, 1), new Operand(h, s * h * dv, dv, h * dv, 1), alpha, ctx);
+    }
+
+    /**
+     * Where the matrices of one operand lie in its tensor: that of batch {@code bt} (the {@code bt / heads}th of the
+     * leading axes, head {@code bt % heads}) starts at {@code (bt / heads) * batchStride + (bt % heads) * headStride},
+     * its rows {@code rowStride} apart and its columns {@code colStride} apart.
+     */
+    private record Operand(int heads, int batchStride, int headStride, int rowStride, int colStride) {
+        /** Matrices of {@code rows x cols} one after the other, as a tensor whose last two axes they are. */
+        static Operand contiguous(int rows, int cols) {
+            return new Operand(1, rows * cols, 0, cols, 1);
+        }
+
+        int offset(int bt) {
+            return bt / heads * batchStride + bt % heads * headStride;
+        }
+    }
+
+    private static Tensor[] attention(Tensor q, Tensor kt, Tensor mask, Tensor v, float alpha, KernelContext ctx) {
         int rank = q.rank();
-        if (rank < 2 || kt.rank() != rank || v.rank() != rank || mask != null && mask.rank() > rank) {
+        if (rank < 2 || kt.rank() != rank || v.rank() != rank) {
             return null;
         }
         long[] batch = Arrays.copyOf(q.shape(), rank - 2);
@@ -115,13 +193,28 @@ final class AttentionFusion {
         if (kt.dim(rank - 2) != d || v.dim(rank - 2) != s2) {
             return null;
         }
+        long[] outShape = Arrays.copyOf(batch, rank);
+        outShape[rank - 2] = s;
+        outShape[rank - 1] = dv;
+        return attention(q, kt, mask, v, batch, s, d, s2, dv, outShape, Operand.contiguous(s, d),
+                Operand.contiguous(d, s2), Operand.contiguous(s2, dv), Operand.contiguous(s, dv), alpha, ctx);
+    }
+
+    /**
+     * The attention of every batch of the scores' leading axes {@code batch}, each operand where {@code qo},
+     * {@code ko}, {@code vo} and {@code oo} say; {@code null} when the mask does not broadcast to the scores.
+     */
+    private static Tensor[] attention(Tensor q, Tensor kt, Tensor mask, Tensor v, long[] batch, int s, int d, int s2,
+                                      int dv, long[] outShape, Operand qo, Operand ko, Operand vo, Operand oo,
+                                      float alpha, KernelContext ctx) {
+        if (q.type() != ElementType.FLOAT || kt.type() != ElementType.FLOAT || v.type() != ElementType.FLOAT
+                || mask != null && (mask.type() != ElementType.FLOAT || mask.rank() > batch.length + 2)) {
+            return null;
+        }
         MaskLayout layout = mask == null ? null : MaskLayout.of(mask.shape(), batch, s, s2);
         if (mask != null && layout == null) {
             return null;
         }
-        long[] outShape = Arrays.copyOf(batch, rank);
-        outShape[rank - 2] = s;
-        outShape[rank - 1] = dv;
         Tensor out = ctx.allocateUninitialized(ElementType.FLOAT, outShape);
         int batches = 1;
         for (long b : batch) {
@@ -136,7 +229,8 @@ final class AttentionFusion {
         ctx.parallelFor(batches, 1, (from, to) -> {
             float[] scores = ctx.allocateUninitialized(ElementType.FLOAT, (long) s * s2).floats();
             for (int bt = from; bt < to; bt++) {
-                Gemm.multiply(qa, bt * s * d, d, 1, s, ka, bt * d * s2, s2, 1, d, s2, scores, 0, s2, scaled, null);
+                Gemm.multiply(qa, qo.offset(bt), qo.rowStride(), qo.colStride(), s, ka, ko.offset(bt), ko.rowStride(),
+                        ko.colStride(), d, s2, scores, 0, s2, scaled, null);
                 for (int i = 0; i < s; i++) {
                     int row = i * s2;
                     if (ma != null) {
@@ -150,8 +244,8 @@ final class AttentionFusion {
                     }
                     Elementwise.softmax(scores, row, scores, row, s2);
                 }
-                Gemm.multiply(scores, 0, s2, 1, s, va, bt * s2 * dv, dv, 1, s2, dv, oa, bt * s * dv, dv,
-                        Epilogue.NONE, null);
+                Gemm.multiply(scores, 0, s2, 1, s, va, vo.offset(bt), vo.rowStride(), vo.colStride(), s2, dv, oa,
+                        oo.offset(bt), oo.rowStride(), Epilogue.NONE, null);
             }
         });
         return new Tensor[] {out};

@@ -26,6 +26,11 @@ final class Pattern {
         return readers.size() == 1 ? readers.get(0) : null;
     }
 
+    /** The node that writes a value, or {@code null} for a graph input, an initializer or a missing value. */
+    static NodeView producer(ValueView v) {
+        return v == null ? null : v.producer().orElse(null);
+    }
+
     /** A node's only output, when it has exactly one. */
     static ValueView output(NodeView n) {
         return n.outputs().size() == 1 ? n.outputs().get(0) : null;

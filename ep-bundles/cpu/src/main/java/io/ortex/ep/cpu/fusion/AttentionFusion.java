@@ -111,10 +111,10 @@ final class AttentionFusion {
             int mi = maskName == null ? -1 : inputNames.indexOf(maskName);
             int vi = inputNames.indexOf(vName);
             return (in, ctx) -> {
-                Tensor m = mi < 0 ? null : in[mi];
                 if (outputNames.size() != 1) {
                     return null;
                 }
+                Tensor m = mi < 0 ? null : in[mi];
                 if (heads) {
                     return axis != -1 && axis != 3 ? null : attentionOfHeads(in[qi], in[ki], m, in[vi], alpha, ctx);
                 }
@@ -231,10 +231,11 @@ final class AttentionFusion {
             for (int bt = from; bt < to; bt++) {
                 Gemm.multiply(qa, qo.offset(bt), qo.rowStride(), qo.colStride(), s, ka, ko.offset(bt), ko.rowStride(),
                         ko.colStride(), d, s2, scores, 0, s2, scaled, null);
+                int maskRow0 = ma == null ? 0 : layout.offset(bt, 0);
                 for (int i = 0; i < s; i++) {
                     int row = i * s2;
                     if (ma != null) {
-                        int mo = layout.offset(bt, i);
+                        int mo = maskRow0 + i * layout.rowStride();
                         if (layout.colStride() == 1) {
                             Elementwise.binary(Elementwise.Binary.ADD, scores, row, ma, mo, scores, row, s2);
                         } else {

@@ -11,7 +11,8 @@ import jdk.incubator.vector.VectorSpecies;
  * eight vector registers over a block of the reduction (4 rows x 2 vectors, plus 2 B vectors and the broadcast A
  * values: 14 of the 16 AVX2 registers), with the epilogue in the same method so that nothing is boxed. The B panel
  * block ({@code KC x NR}) stays in L1 while every tile of the A block passes over it, the A block in L2 while every
- * panel passes. Loaded only when {@link VectorSupport#enabled()}. Stateless apart from per-thread scratch.
+ * panel passes. A product on one thread with only one or two panels reads A in place instead ({@link #direct}).
+ * Loaded only when {@link VectorSupport#enabled()}. Stateless apart from per-thread scratch.
  */
 final class VectorGemm {
     private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;

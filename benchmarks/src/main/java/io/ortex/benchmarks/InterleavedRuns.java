@@ -62,8 +62,8 @@ public final class InterleavedRuns {
     /**
      * Runs the rounds and prints the figures.
      *
-     * @param args the model's name in the model cache or {@code matmul-N}, then {@code --quick} for a short check
-     *     of the harness
+     * @param args the model's name in the model cache, {@code matmul-N} or {@code matmul-MxKxN}, then
+     *     {@code --quick} for a short check of the harness
      * @throws Exception when ONNX Runtime fails or a session does not close
      */
     public static void main(String[] args) throws Exception {

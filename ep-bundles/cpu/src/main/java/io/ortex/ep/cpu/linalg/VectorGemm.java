@@ -58,6 +58,10 @@ final class VectorGemm {
     /** Packs B into {@code out} (at least {@code panels * k * NR} long), zero-padding the last panel. */
     private static void packInto(float[] src, int offset, int rowStride, int colStride, int k, int n, float[] out) {
         int panels = (n + NR - 1) / NR;
+        if (rowStride == 1 && colStride != 1) {
+            packColumns(src, offset, colStride, k, n, out);
+            return;
+        }
         for (int p = 0; p < panels; p++) {
             int c0 = p * NR;
             int w = Math.min(NR, n - c0);
@@ -78,9 +82,39 @@ final class VectorGemm {
         }
     }
 
+    /**
+     * {@link #packInto} for a B whose columns are adjacent in memory (a transposed matrix, such as attention's keys):
+     * each column is read in one run and spread down its panel, instead of reading across the columns, a cache line
+     * apart, for every row.
+     */
+    private static void packColumns(float[] src, int offset, int colStride, int k, int n, float[] out) {
+        int panels = (n + NR - 1) / NR;
+        for (int p = 0; p < panels; p++) {
+            int c0 = p * NR;
+            int w = Math.min(NR, n - c0);
+            int base = p * k * NR;
+            for (int j = 0; j < w; j++) {
+                int from = offset + (c0 + j) * colStride;
+                for (int r = 0; r < k; r++) {
+                    out[base + r * NR + j] = src[from + r];
+                }
+            }
+            for (int r = 0; r < k && w < NR; r++) {
+                java.util.Arrays.fill(out, base + r * NR + w, base + (r + 1) * NR, 0f);
+            }
+        }
+    }
+
     /** Operands larger than this many floats are packed into a new array instead of the per-thread scratch. */
     private static final int MAX_SCRATCH_FLOATS = 1 << 22;
     private static final ThreadLocal<float[][]> B_SCRATCH = ThreadLocal.withInitial(() -> new float[1][0]);
+    /** A block of rows of A packed whole (every block of the reduction), for one thread's own units. */
+    private static final ThreadLocal<float[][]> A_ROWS = ThreadLocal.withInitial(() -> new float[1][0]);
+    /**
+     * The most of C (in floats, 192 KB) a sweep over the blocks of the reduction writes before moving on: with a block
+     * of packed A (128 KB) it stays in a 512 KB L2 cache.
+     */
+    private static final int C_STRIP_FLOATS = 48 * 1024;
     /** A packed whole, when several units share each block of rows; read by every thread of the product. */
     private static final ThreadLocal<float[][]> A_SHARED = ThreadLocal.withInitial(() -> new float[1][0]);
 
@@ -197,8 +231,23 @@ final class VectorGemm {
         int rows = Math.min(mc, m - i0);
         int p0 = (int) ((long) panels * group / groups);
         int p1 = (int) ((long) panels * (group + 1) / groups);
-        for (int k0 = 0; k0 < k; k0 += KC) {
-            block(ap, rowBlock * mc * k + k0 * mc, i0, rows, m, k, n, bp, c, cOff, ldc, ep, k0, p0, p1);
+        sweep(ap, rowBlock * mc * k, mc, i0, rows, m, k, n, bp, c, cOff, ldc, ep, p0, p1);
+    }
+
+    /**
+     * Rows {@code [i0, i0 + rows)} of A, packed whole from {@code aBase} (block {@code k0} of the reduction at
+     * {@code aBase + k0 * mc}), times panels {@code [p0, p1)} of B. With several blocks of the reduction each one adds
+     * to C again, so the panels are taken a few at a time, all blocks for each few, so that the strip of C they write
+     * stays in the L2 cache between blocks instead of being read back from memory.
+     */
+    private static void sweep(float[] ap, int aBase, int mc, int i0, int rows, int m, int k, int n, float[] bp,
+                              float[] c, int cOff, int ldc, Epilogue ep, int p0, int p1) {
+        int step = k > KC ? Math.max(1, C_STRIP_FLOATS / (rows * NR)) : p1 - p0;
+        for (int q0 = p0; q0 < p1; q0 += step) {
+            int q1 = Math.min(p1, q0 + step);
+            for (int k0 = 0; k0 < k; k0 += KC) {
+                block(ap, aBase + k0 * mc, i0, rows, m, k, n, bp, c, cOff, ldc, ep, k0, q0, q1);
+            }
         }
     }
 
@@ -349,6 +398,19 @@ final class VectorGemm {
         int rows = Math.min(mc, m - i0);
         int p0 = (int) ((long) panels * group / groups);
         int p1 = (int) ((long) panels * (group + 1) / groups);
+        if (k > KC && (long) mc * k <= MAX_SCRATCH_FLOATS) {
+            // several blocks of the reduction: pack the rows whole, then sweep the panels a strip of C at a time
+            float[][] holder = A_ROWS.get();
+            if (holder[0].length < mc * k) {
+                holder[0] = new float[mc * k];
+            }
+            float[] ap = holder[0];
+            for (int k0 = 0; k0 < k; k0 += KC) {
+                packA(a, aOff, ars, acs, i0, rows, k0, Math.min(KC, k - k0), ap, k0 * mc);
+            }
+            sweep(ap, 0, mc, i0, rows, m, k, n, bp, c, cOff, ldc, ep, p0, p1);
+            return;
+        }
         float[] ap = A_BLOCK.get();
         for (int k0 = 0; k0 < k; k0 += KC) {
             packA(a, aOff, ars, acs, i0, rows, k0, Math.min(KC, k - k0), ap, 0);

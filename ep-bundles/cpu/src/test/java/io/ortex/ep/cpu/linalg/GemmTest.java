@@ -88,6 +88,49 @@ class GemmTest {
     }
 
     @Test
+    void wideProductsOverSeveralReductionBlocksAreSweptInStripsOfC() {
+        // blocks of 128 rows by 27 panels of 16 columns: more than one strip of C holds (192 KB), over 3 blocks of
+        // the reduction
+        float[] bias = uniform(500, 11);
+        Epilogue ep = new Epilogue(0.5f, true, bias, 2, false, Activation.GELU);
+        check(128, 520, 420, false, ep, null, "one thread");
+        check(1536, 520, 420, false, ep, COMMON_POOL, "threads");
+    }
+
+    @Test
+    void rightOperandsPackedOnTheFlyMatchInEitherLayout() {
+        float[] bias = uniform(400, 13);
+        Epilogue ep = new Epilogue(1f, false, bias, 0, false, Activation.GELU);
+        for (int k : new int[] {1, 7, 32, 300}) {
+            for (int n : SIZES) {
+                int m = 9;
+                float[] a = uniform(m * k, 4 + k);
+                float[] b = uniform(k * n, 5 + n);
+                float[] want = reference(a, k, 1, m, k, b, n, null, ep);
+                // the same B twice: row after row, and column after column (a transposed matrix), each after a gap
+                int gap = 5;
+                float[] rows = new float[gap + k * n];
+                float[] columns = new float[gap + k * n];
+                for (int r = 0; r < k; r++) {
+                    for (int j = 0; j < n; j++) {
+                        rows[gap + r * n + j] = b[r * n + j];
+                        columns[gap + j * k + r] = b[r * n + j];
+                    }
+                }
+                float[] byRows = new float[m * n];
+                Gemm.multiply(a, 0, k, 1, m, rows, gap, n, 1, k, n, byRows, 0, n, ep, null);
+                float[] byColumns = new float[m * n];
+                Gemm.multiply(a, 0, k, 1, m, columns, gap, 1, k, k, n, byColumns, 0, n, ep, null);
+                for (int i = 0; i < want.length; i++) {
+                    double tol = (1e-5 * k + 1e-5) * Math.max(1, Math.abs(want[i]));
+                    assertEquals(want[i], byRows[i], tol, "B by rows, k=" + k + " n=" + n + " at " + i);
+                    assertEquals(want[i], byColumns[i], tol, "B by columns, k=" + k + " n=" + n + " at " + i);
+                }
+            }
+        }
+    }
+
+    @Test
     void everyEpilogueIsApplied() {
         float[] bias = uniform(400, 9);
         Activation[] acts = {Activation.NONE, Activation.RELU, Activation.clip(-0.3f, 0.2f),

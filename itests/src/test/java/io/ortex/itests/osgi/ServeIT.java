@@ -81,12 +81,21 @@ public class ServeIT extends OsgiTestSupport {
         return o.toArray(new Option[0]);
     }
 
+    /** The ports {@link #freePort} has handed out in this JVM. */
+    private static final java.util.Set<Integer> HANDED_OUT = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    /** A free loopback port never handed out before in this JVM, so that the REST and gRPC ports differ. */
     private static int freePort() {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        for (int attempt = 0; attempt < 100; attempt++) {
+            try (ServerSocket s = new ServerSocket(0)) {
+                if (HANDED_OUT.add(s.getLocalPort())) {
+                    return s.getLocalPort();
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
         }
+        throw new IllegalStateException("no new free port in 100 tries");
     }
 
     private URI uri(String path) {

@@ -11,7 +11,9 @@ import jdk.incubator.vector.VectorSpecies;
  * eight vector registers over a block of the reduction (4 rows x 2 vectors, plus 2 B vectors and the broadcast A
  * values: 14 of the 16 AVX2 registers), with the epilogue in the same method so that nothing is boxed. The B panel
  * block ({@code KC x NR}) stays in L1 while every tile of the A block passes over it, the A block in L2 while every
- * panel passes. A product on one thread with only one or two panels reads A in place instead ({@link #direct}).
+ * panel passes; the panels are taken a strip of C at a time over every block of the reduction, so that C too stays in
+ * L2 while it is added to and finished ({@link #sweep}). A product on one thread with only one or two panels reads A
+ * in place instead ({@link #direct}).
  * Loaded only when {@link VectorSupport#enabled()}. Stateless apart from per-thread scratch.
  */
 final class VectorGemm {
@@ -110,6 +112,8 @@ final class VectorGemm {
     private static final ThreadLocal<float[][]> B_SCRATCH = ThreadLocal.withInitial(() -> new float[1][0]);
     /** A block of rows of A packed whole (every block of the reduction), for one thread's own units. */
     private static final ThreadLocal<float[][]> A_ROWS = ThreadLocal.withInitial(() -> new float[1][0]);
+    /** The most floats (4 MB) {@link #A_ROWS} grows to; a longer reduction packs A block by block instead. */
+    private static final int A_ROWS_FLOATS = 1 << 20;
     /**
      * The most of C (in floats, 192 KB) a sweep over the blocks of the reduction writes before moving on: with a block
      * of packed A (128 KB) it stays in a 512 KB L2 cache.
@@ -236,17 +240,21 @@ final class VectorGemm {
 
     /**
      * Rows {@code [i0, i0 + rows)} of A, packed whole from {@code aBase} (block {@code k0} of the reduction at
-     * {@code aBase + k0 * mc}), times panels {@code [p0, p1)} of B. With several blocks of the reduction each one adds
-     * to C again, so the panels are taken a few at a time, all blocks for each few, so that the strip of C they write
-     * stays in the L2 cache between blocks instead of being read back from memory.
+     * {@code aBase + k0 * mc}), times panels {@code [p0, p1)} of B. The panels are taken a few at a time, every block
+     * of the reduction for each few, so that the strip of C they write stays in the L2 cache while each block adds to
+     * it and while the epilogue's activation then runs along its rows.
      */
     private static void sweep(float[] ap, int aBase, int mc, int i0, int rows, int m, int k, int n, float[] bp,
                               float[] c, int cOff, int ldc, Epilogue ep, int p0, int p1) {
-        int step = k > KC ? Math.max(1, C_STRIP_FLOATS / (rows * NR)) : p1 - p0;
+        int step = Math.max(1, C_STRIP_FLOATS / (rows * NR));
+        boolean finish = needsFinish(ep);
         for (int q0 = p0; q0 < p1; q0 += step) {
             int q1 = Math.min(p1, q0 + step);
             for (int k0 = 0; k0 < k; k0 += KC) {
                 block(ap, aBase + k0 * mc, i0, rows, m, k, n, bp, c, cOff, ldc, ep, k0, q0, q1);
+            }
+            if (finish) {
+                finish(c, cOff + i0 * ldc + q0 * NR, ldc, rows, Math.min(n, q1 * NR) - q0 * NR, ep, i0, q0 * NR);
             }
         }
     }
@@ -325,9 +333,10 @@ final class VectorGemm {
                         int w = Math.min(NR, n - pc);
                         kernel(ap, aBlock + t * kc * MR, bp, p * kc * NR, kc, c, ci, ldc, rows, w, add || k0 > 0,
                                 alpha);
-                        if (finish && last) {
-                            finish(c, ci, ldc, rows, w, ep, row0, pc);
-                        }
+                    }
+                    if (finish && last) {
+                        // the tile's rows across the block, just stored
+                        finish(c, cOff + row0 * ldc + j0, ldc, rows, cols, ep, row0, j0);
                     }
                 }
             }
@@ -398,8 +407,8 @@ final class VectorGemm {
         int rows = Math.min(mc, m - i0);
         int p0 = (int) ((long) panels * group / groups);
         int p1 = (int) ((long) panels * (group + 1) / groups);
-        if (k > KC && (long) mc * k <= MAX_SCRATCH_FLOATS) {
-            // several blocks of the reduction: pack the rows whole, then sweep the panels a strip of C at a time
+        if ((long) mc * k <= A_ROWS_FLOATS) {
+            // pack the rows whole, then sweep the panels a strip of C at a time
             float[][] holder = A_ROWS.get();
             if (holder[0].length < mc * k) {
                 holder[0] = new float[mc * k];
@@ -416,18 +425,21 @@ final class VectorGemm {
             packA(a, aOff, ars, acs, i0, rows, k0, Math.min(KC, k - k0), ap, 0);
             block(ap, 0, i0, rows, m, k, n, bp, c, cOff, ldc, ep, k0, p0, p1);
         }
+        if (needsFinish(ep)) {
+            finish(c, cOff + i0 * ldc + p0 * NR, ldc, rows, Math.min(n, p1 * NR) - p0 * NR, ep, i0, p0 * NR);
+        }
     }
 
     /**
      * Rows {@code [i0, i0 + rows)} of A, packed at {@code aBase}, times panels {@code [p0, p1)} of B over one block of
-     * the reduction from step {@code k0}; the epilogue finishes each tile after the last block.
+     * the reduction from step {@code k0}; the caller finishes the epilogue ({@link #finish}) once the last block is
+     * stored.
      */
     private static void block(float[] ap, int aBase, int i0, int rows, int m, int k, int n, float[] bp, float[] c,
                               int cOff, int ldc, Epilogue ep, int k0, int p0, int p1) {
         int kc = Math.min(KC, k - k0);
         int tiles = (rows + MR - 1) / MR;
         boolean add = ep.accumulate() || k0 > 0;
-        boolean finish = k0 + kc >= k && needsFinish(ep);
         for (int p = p0; p < p1; p++) {
             int col0 = p * NR;
             int cols = Math.min(NR, n - col0);
@@ -437,9 +449,6 @@ final class VectorGemm {
                 int ci = cOff + row0 * ldc + col0;
                 int tileRows = Math.min(MR, m - row0);
                 kernel(ap, aBase + t * kc * MR, bp, bBase, kc, c, ci, ldc, tileRows, cols, add, ep.alpha());
-                if (finish) {
-                    finish(c, ci, ldc, tileRows, cols, ep, row0, col0);
-                }
             }
         }
     }
@@ -658,8 +667,9 @@ final class VectorGemm {
     }
 
     /**
-     * The end of an epilogue on one finished tile of C ({@code rows x cols} at {@code ci}, the tile's first row and
-     * column in the whole product being {@code row0} and {@code col0}): the bias, then the activation.
+     * The end of an epilogue on a finished part of C ({@code rows x cols} at {@code ci}, its first row and column in
+     * the whole product being {@code row0} and {@code col0}): the bias, then the activation, a row at a time along the
+     * whole part (a strip of C still in the L2 cache) rather than a micro-tile's 16 values at a time.
      */
     private static void finish(float[] c, int ci, int ldc, int rows, int cols, Epilogue ep, int row0, int col0) {
         float[] bias = ep.bias();

@@ -95,6 +95,8 @@ class GemmTest {
         Epilogue ep = new Epilogue(0.5f, true, bias, 2, false, Activation.GELU);
         check(128, 520, 420, false, ep, null, "one thread");
         check(1536, 520, 420, false, ep, COMMON_POOL, "threads");
+        // 128 rows by 8300 steps are more than a thread packs whole: A is packed block by block
+        check(128, 8300, 40, false, ep, null, "a long reduction");
     }
 
     @Test

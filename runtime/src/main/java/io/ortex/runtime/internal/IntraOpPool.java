@@ -15,9 +15,9 @@ import java.util.concurrent.locks.LockSupport;
  * is read with its generation too: a worker still looking at a finished job while the next one is being set up would
  * otherwise compare that job's ticket with the new job's count and claim a chunk that does not exist.
  *
- * <p>A job is cut into up to {@link #CHUNKS_PER_THREAD} chunks per thread, which the threads claim one at a time: a
+ * <p>A job is cut into {@link #CHUNKS_PER_THREAD} chunks per thread, which the threads claim one at a time: a
  * thread that runs slower (another process on its core, a worker that woke late) takes fewer chunks instead of
- * holding every other thread up at the end.
+ * holding every other thread up at the end. A job of fewer items than twice that is cut into one chunk per item.
  *
  * <p>Only one job runs at a time. A call made while the pool is busy (a second session or run sharing the pool, or a
  * kernel calling {@code parallelFor} from inside a chunk) runs inline on its own thread, so nesting never deadlocks.
@@ -94,9 +94,9 @@ final class IntraOpPool implements AutoCloseable {
     }
 
     /**
-     * Runs {@code body} over {@code [0, count)} in contiguous chunks of at least {@code minChunk} items (at most
-     * {@link #CHUNKS_PER_THREAD} per thread), and returns when every chunk is done; the first exception a chunk throws
-     * is rethrown as it was thrown.
+     * Runs {@code body} over {@code [0, count)} in contiguous chunks of at least {@code minChunk} items
+     * ({@link #CHUNKS_PER_THREAD} per thread, or as many as fit when that is fewer than twice as many), and returns
+     * when every chunk is done; the first exception a chunk throws is rethrown as it was thrown.
      *
      * @param count the number of items; nothing runs when it is 0 or less
      * @param minChunk the smallest chunk worth handing to another thread
@@ -107,7 +107,10 @@ final class IntraOpPool implements AutoCloseable {
             return;
         }
         int most = count / Math.max(1, minChunk);
-        int n = (int) Math.min((long) threads * CHUNKS_PER_THREAD, most);
+        // Up to twice as many chunks as usual are still one chunk each: cut into the usual count they would mix
+        // chunks of one and of two (12 attention heads in 8 chunks), and the thread left with a chunk of two at the
+        // end would run alone for a whole item.
+        int n = most < 2L * threads * CHUNKS_PER_THREAD ? most : threads * CHUNKS_PER_THREAD;
         if (Math.min(threads, most) < 2 || closed || !busy.compareAndSet(false, true)) {
             body.run(0, count);
             return;

@@ -78,6 +78,22 @@ class IntraOpPoolTest {
     }
 
     @Test
+    void fewItemsGetAChunkEach() {
+        try (IntraOpPool pool = new IntraOpPool(2)) {
+            // 12 items in the usual 8 chunks would mix chunks of one and two items
+            int count = 2 * IntraOpPool.CHUNKS_PER_THREAD + 4;
+            Set<Integer> sizes = ConcurrentHashMap.newKeySet();
+            AtomicLong chunks = new AtomicLong();
+            pool.parallelFor(count, 1, (from, to) -> {
+                sizes.add(to - from);
+                chunks.incrementAndGet();
+            });
+            assertEquals(count, chunks.get(), "one chunk per item");
+            assertEquals(Set.of(1), sizes);
+        }
+    }
+
+    @Test
     void noChunkIsSmallerThanTheMinimum() {
         try (IntraOpPool pool = new IntraOpPool(3)) {
             for (int count : new int[] {10, 99, 1000, 4097}) {

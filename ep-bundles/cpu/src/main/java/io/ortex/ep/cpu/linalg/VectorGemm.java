@@ -122,16 +122,21 @@ final class VectorGemm {
     /** A packed whole, when several units share each block of rows; read by every thread of the product. */
     private static final ThreadLocal<float[][]> A_SHARED = ThreadLocal.withInitial(() -> new float[1][0]);
 
+    /** The calling thread's array of {@code holder}, grown to at least {@code size} floats when it is shorter. */
+    private static float[] scratch(ThreadLocal<float[][]> holder, int size) {
+        float[][] h = holder.get();
+        if (h[0].length < size) {
+            h[0] = new float[size];
+        }
+        return h[0];
+    }
+
     static void multiplyUnpacked(float[] a, int aOff, int ars, int acs, int m, float[] b, int bOff, int brs, int bcs,
                                  int k, int n, float[] c, int cOff, int ldc, Epilogue ep, KernelContext ctx) {
         int size = Math.multiplyExact(Math.multiplyExact((n + NR - 1) / NR, k), NR);
         float[] packed;
         if (size <= MAX_SCRATCH_FLOATS) {
-            float[][] holder = B_SCRATCH.get();
-            if (holder[0].length < size) {
-                holder[0] = new float[size];
-            }
-            packed = holder[0];
+            packed = scratch(B_SCRATCH, size);
             packInto(b, bOff, brs, bcs, k, n, packed);
         } else {
             packed = packB(b, bOff, brs, bcs, k, n);
@@ -181,11 +186,7 @@ final class VectorGemm {
         }
         // several groups of panels share each block of rows: pack A once, then every unit reads it
         int kBlocks = (k + KC - 1) / KC;
-        float[][] holder = A_SHARED.get();
-        if (holder[0].length < rowBlocks * mc * k) {
-            holder[0] = new float[rowBlocks * mc * k];
-        }
-        float[] ap = holder[0];
+        float[] ap = scratch(A_SHARED, rowBlocks * mc * k);
         ctx.parallelFor(rowBlocks * kBlocks, 1, (from, to) -> {
             for (int i = from; i < to; i++) {
                 int rb = i / kBlocks;
@@ -409,11 +410,7 @@ final class VectorGemm {
         int p1 = (int) ((long) panels * (group + 1) / groups);
         if ((long) mc * k <= A_ROWS_FLOATS) {
             // pack the rows whole, then sweep the panels a strip of C at a time
-            float[][] holder = A_ROWS.get();
-            if (holder[0].length < mc * k) {
-                holder[0] = new float[mc * k];
-            }
-            float[] ap = holder[0];
+            float[] ap = scratch(A_ROWS, mc * k);
             for (int k0 = 0; k0 < k; k0 += KC) {
                 packA(a, aOff, ars, acs, i0, rows, k0, Math.min(KC, k - k0), ap, k0 * mc);
             }

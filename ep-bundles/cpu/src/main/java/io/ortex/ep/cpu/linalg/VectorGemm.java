@@ -9,11 +9,11 @@ import jdk.incubator.vector.VectorSpecies;
  * each panel stored row after row; A is packed per block of at most {@link #MC_MAX} rows by {@link #KC} steps of the
  * reduction into tiles of {@link #MR} rows interleaved by step. A micro-kernel keeps an {@code MR x NR} tile of C in
  * eight vector registers over a block of the reduction (4 rows x 2 vectors, plus 2 B vectors and the broadcast A
- * values: 14 of the 16 AVX2 registers), with the epilogue in the same method so that nothing is boxed. The B panel
+ * values: 14 of the 16 AVX2 registers), scaling and storing it in the same method so that nothing is boxed. The B panel
  * block ({@code KC x NR}) stays in L1 while every tile of the A block passes over it, the A block in L2 while every
  * panel passes; the panels are taken a strip of C at a time over every block of the reduction, so that C too stays in
- * L2 while it is added to and finished ({@link #sweep}). A product on one thread with only one or two panels reads A
- * in place instead ({@link #direct}).
+ * L2 while it is added to and while the bias and activation run along its rows ({@link #finish}). A product on one
+ * thread with only one or two panels reads A in place instead ({@link #direct}).
  * Loaded only when {@link VectorSupport#enabled()}. Stateless apart from per-thread scratch.
  */
 final class VectorGemm {

@@ -119,7 +119,7 @@ class KServeContainerIT {
         // and for a storageUri naming one file: a model file at the top, which is not served, with a warning
         Files.copy(demo, models.resolve("model.onnx"));
         // here, unlike in a pod: the models folder of the test, and the loopback interface on a free port
-        int port = ShellProcess.freePort();
+        int port = FreePorts.next();
         rewrite(home.resolve("conf/io.ortex.serve.cfg"), "models.dir=/mnt/models", "models.dir=" + models);
         rewrite(home.resolve("conf/custom.properties"), "org.apache.felix.http.host=0.0.0.0",
                 "org.apache.felix.http.host=127.0.0.1");

@@ -171,7 +171,7 @@ class ServeDistributionIT {
                     "attention_mask", Tensor.ofLongs(new long[] {1, 1, 1, 1}, 1, 4),
                     "token_type_ids", Tensor.ofLongs(new long[4], 1, 4))).get("last_hidden_state");
         }
-        int port = ShellProcess.freePort();
+        int port = FreePorts.next();
         try (ShellProcess shell = ShellProcess.start(home, "-Dorg.osgi.service.http.port=" + port)) {
             awaitStatus(port, "/v2/health/ready", 200);
             HttpResponse<byte[]> r = send(port, "POST", "/v2/models/all-minilm-l6-v2/infer", INFER);

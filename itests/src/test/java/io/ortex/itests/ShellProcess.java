@@ -69,7 +69,7 @@ final class ShellProcess implements AutoCloseable {
         if (!config.contains("\ngrpc.port=8081\n")) {
             throw new AssertionError("conf/io.ortex.serve.cfg does not set grpc.port=8081:\n" + config);
         }
-        Files.writeString(serveConfig, config.replace("\ngrpc.port=8081\n", "\ngrpc.port=" + freePort() + "\n"));
+        Files.writeString(serveConfig, config.replace("\ngrpc.port=8081\n", "\ngrpc.port=" + FreePorts.next() + "\n"));
         return target;
     }
 
@@ -124,29 +124,7 @@ final class ShellProcess implements AutoCloseable {
      * @return {@code -Dorg.osgi.service.http.port=N}
      */
     static String httpPortOption() {
-        return "-Dorg.osgi.service.http.port=" + freePort();
-    }
-
-    /** The ports {@link #freePort} has handed out in this JVM. */
-    private static final java.util.Set<Integer> HANDED_OUT = java.util.concurrent.ConcurrentHashMap.newKeySet();
-
-    /**
-     * Finds a free TCP port on the loopback interface, never one it found before in this JVM: the system may offer a
-     * port again as soon as the probe closes it, and a shell's REST and gRPC ports must differ.
-     *
-     * @return the port
-     */
-    static int freePort() {
-        for (int attempt = 0; attempt < 100; attempt++) {
-            try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
-                if (HANDED_OUT.add(s.getLocalPort())) {
-                    return s.getLocalPort();
-                }
-            } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            }
-        }
-        throw new IllegalStateException("no new free port in 100 tries");
+        return "-Dorg.osgi.service.http.port=" + FreePorts.next();
     }
 
     /**

@@ -14,10 +14,9 @@ import io.ortex.api.Environment;
 import io.ortex.api.Session;
 import io.ortex.api.SessionOptions;
 import io.ortex.api.Tensor;
+import io.ortex.itests.FreePorts;
 import io.ortex.testing.RealModels;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -57,7 +56,7 @@ public class ServeIT extends OsgiTestSupport {
     private static final String MODEL_PROPERTY = "ortex.serve.it.model";
     private static final int TOKENS = 8;
 
-    private final int grpcPort = freePort();
+    private final int grpcPort = FreePorts.next();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
     @Override
@@ -69,7 +68,7 @@ public class ServeIT extends OsgiTestSupport {
     @Configuration
     public Option[] configuration() {
         List<Option> o = new ArrayList<>(List.of(super.configuration()));
-        o.add(systemProperty(PORT).value(Integer.toString(freePort())));
+        o.add(systemProperty(PORT).value(Integer.toString(FreePorts.next())));
         o.add(systemProperty("org.apache.felix.http.host").value("127.0.0.1"));
         o.add(systemProperty(MODEL_PROPERTY).value(RealModels.model("all-minilm-l6-v2").toString()));
         o.add(mavenBundle("org.apache.felix", "org.apache.felix.http.servlet-api",
@@ -79,23 +78,6 @@ public class ServeIT extends OsgiTestSupport {
         o.add(mavenBundle("org.apache.felix", "org.apache.felix.http.jetty12", property("felix.http.jetty.version")));
         o.add(bundle(ortexJar("bundles/serve", "io.ortex.serve")));
         return o.toArray(new Option[0]);
-    }
-
-    /** The ports {@link #freePort} has handed out in this JVM. */
-    private static final java.util.Set<Integer> HANDED_OUT = java.util.concurrent.ConcurrentHashMap.newKeySet();
-
-    /** A free loopback port never handed out before in this JVM, so that the REST and gRPC ports differ. */
-    private static int freePort() {
-        for (int attempt = 0; attempt < 100; attempt++) {
-            try (ServerSocket s = new ServerSocket(0)) {
-                if (HANDED_OUT.add(s.getLocalPort())) {
-                    return s.getLocalPort();
-                }
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
-        throw new IllegalStateException("no new free port in 100 tries");
     }
 
     private URI uri(String path) {

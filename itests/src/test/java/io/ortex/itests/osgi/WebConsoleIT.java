@@ -6,9 +6,7 @@ import static org.ops4j.pax.exam.CoreOptions.bundle;
 import static org.ops4j.pax.exam.CoreOptions.mavenBundle;
 import static org.ops4j.pax.exam.CoreOptions.systemProperty;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
+import io.ortex.itests.FreePorts;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -52,7 +50,7 @@ public class WebConsoleIT extends OsgiTestSupport {
     @Configuration
     public Option[] configuration() {
         List<Option> o = new ArrayList<>(List.of(super.configuration()));
-        o.add(systemProperty(PORT).value(Integer.toString(freePort())));
+        o.add(systemProperty(PORT).value(Integer.toString(FreePorts.next())));
         o.add(systemProperty("org.apache.felix.http.host").value("127.0.0.1"));
         o.add(mavenBundle("org.apache.felix", "org.apache.felix.http.servlet-api",
                 property("felix.http.servlet.api.version")));
@@ -67,14 +65,6 @@ public class WebConsoleIT extends OsgiTestSupport {
         o.add(mavenBundle("org.apache.felix", "org.apache.felix.webconsole", "4.9.6"));
         o.add(bundle(ortexJar("bundles/serve", "io.ortex.serve")));
         return o.toArray(new Option[0]);
-    }
-
-    private static int freePort() {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     private HttpResponse<String> send(String method, String path, String body) throws Exception {

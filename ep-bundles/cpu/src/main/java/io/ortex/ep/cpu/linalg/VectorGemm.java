@@ -255,7 +255,7 @@ final class VectorGemm {
                 block(ap, aBase + k0 * mc, i0, rows, m, k, n, bp, c, cOff, ldc, ep, k0, q0, q1);
             }
             if (finish) {
-                finish(c, cOff + i0 * ldc + q0 * NR, ldc, rows, Math.min(n, q1 * NR) - q0 * NR, ep, i0, q0 * NR);
+                finishPanels(c, cOff, ldc, i0, rows, n, ep, q0, q1);
             }
         }
     }
@@ -423,7 +423,7 @@ final class VectorGemm {
             block(ap, 0, i0, rows, m, k, n, bp, c, cOff, ldc, ep, k0, p0, p1);
         }
         if (needsFinish(ep)) {
-            finish(c, cOff + i0 * ldc + p0 * NR, ldc, rows, Math.min(n, p1 * NR) - p0 * NR, ep, i0, p0 * NR);
+            finishPanels(c, cOff, ldc, i0, rows, n, ep, p0, p1);
         }
     }
 
@@ -691,6 +691,13 @@ final class VectorGemm {
                 act.apply(c, row, cols);
             }
         }
+    }
+
+    /** {@link #finish} on rows {@code [i0, i0 + rows)} of C across the columns of panels {@code [p0, p1)}. */
+    private static void finishPanels(float[] c, int cOff, int ldc, int i0, int rows, int n, Epilogue ep, int p0,
+                                     int p1) {
+        int col0 = p0 * NR;
+        finish(c, cOff + i0 * ldc + col0, ldc, rows, Math.min(n, p1 * NR) - col0, ep, i0, col0);
     }
 
     /** Whether an epilogue leaves something for {@link #finish} after the product is stored. */

@@ -17,7 +17,7 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>A job is cut into {@link #CHUNKS_PER_THREAD} chunks per thread, which the threads claim one at a time: a
  * thread that runs slower (another process on its core, a worker that woke late) takes fewer chunks instead of
- * holding every other thread up at the end. A job of fewer items than twice that is cut into one chunk per item.
+ * holding every other thread up at the end. A job of fewer than twice that many smallest chunks is cut into those.
  *
  * <p>Only one job runs at a time. A call made while the pool is busy (a second session or run sharing the pool, or a
  * kernel calling {@code parallelFor} from inside a chunk) runs inline on its own thread, so nesting never deadlocks.

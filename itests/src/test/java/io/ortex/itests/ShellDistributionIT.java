@@ -336,9 +336,20 @@ class ShellDistributionIT {
             }
         }
         reader.join(5_000);
-        assertEquals(0, p.exitValue(), out.toString());
-        assertFalse(out.toString().contains("Exception"), out.toString());
-        assertFalse(out.toString().contains("FAILED TO STOP"), out.toString());
+        String text = out.toString();
+        assertEquals(0, p.exitValue(), text);
+        assertFalse(text.contains("Exception"), text);
+        assertFalse(text.contains("FAILED TO STOP"), text);
+        // The console ends its loop after exit and stops the framework itself, as at the end of its input: it reads
+        // no further line. (Reading on while its bundle stopped could block for good: see ExitShellCommand.)
+        String afterEps = text.substring(text.lastIndexOf("OrtExecutionProvider"));
+        assertTrue(afterEps.contains("gosh: stopping framework"), text);
+        assertEquals(1, lineReads(afterEps), "the console read another line after exit: " + text);
+    }
+
+    /** Counts the lines JLine's reader began: each read turns the terminal's bracketed paste on. */
+    private static int lineReads(String terminalOutput) {
+        return terminalOutput.split("\u001b\\[\\?2004h", -1).length - 1;
     }
 
     private static String sessionId(String openOutput) {

@@ -1,12 +1,9 @@
 package io.ortex.benchmarks;
 
-import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OrtException;
-import ai.onnxruntime.OrtSession;
 import io.ortex.api.Tensor;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Mode;
@@ -15,7 +12,6 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * The convolutions of PP-OCRv4 det at 640x640 (its first layer, depthwise 3x3 and 5x5 at strides 1 and 2, pointwise
@@ -25,7 +21,7 @@ import org.openjdk.jmh.annotations.TearDown;
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-public class ConvBenchmark {
+public class ConvBenchmark extends PeerBenchmark {
     /**
      * The layer: {@code C-M-HxW-kK-sS-gG} (input channels, output channels, input size, kernel, stride, group; the
      * padding keeps the size at stride 1).
@@ -38,10 +34,6 @@ public class ConvBenchmark {
     /** Intra-op threads of both runtimes. */
     @Param({"1", "2"})
     public int threads;
-
-    private Peers peers;
-    private Map<String, Tensor> ortexFeeds;
-    private Map<String, OnnxTensor> ortFeeds;
 
     /** Opens both sessions on the same one-layer model. */
     @Setup(Level.Trial)
@@ -59,35 +51,5 @@ public class ConvBenchmark {
         float[] x = BenchModels.randomFloats(c * h * w, 5);
         ortexFeeds = Map.of("X", Tensor.ofFloats(x, 1, c, h, w));
         ortFeeds = Map.of("X", Peers.ortFloats(x, 1, c, h, w));
-    }
-
-    /** Closes both sessions. */
-    @TearDown(Level.Trial)
-    public void close() throws OrtException {
-        ortFeeds.values().forEach(OnnxTensor::close);
-        peers.close();
-    }
-
-    /**
-     * Ortex's CPU EP.
-     *
-     * @return the output, so that it is not optimized away
-     */
-    @Benchmark
-    public Object ortex() {
-        return peers.runOrtex(ortexFeeds);
-    }
-
-    /**
-     * ONNX Runtime's CPU EP.
-     *
-     * @return the output's element count
-     * @throws OrtException when ONNX Runtime fails
-     */
-    @Benchmark
-    public long onnxRuntime() throws OrtException {
-        try (OrtSession.Result r = peers.runOrt(ortFeeds)) {
-            return ((OnnxTensor) r.get(0)).getInfo().getNumElements();
-        }
     }
 }

@@ -4,13 +4,11 @@ import ai.onnxruntime.OnnxJavaType;
 import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
-import ai.onnxruntime.OrtSession;
 import io.ortex.api.ElementType;
 import io.ortex.api.Tensor;
 import java.nio.ByteBuffer;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Mode;
@@ -19,7 +17,6 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * 8-bit matrix product {@code Y = (X - 128) x W} into int32 (X uint8 fed at run time, W a constant int8 weight, square)
@@ -28,7 +25,7 @@ import org.openjdk.jmh.annotations.TearDown;
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-public class IntegerGemmBenchmark {
+public class IntegerGemmBenchmark extends PeerBenchmark {
     /** The matrix size. */
     @Param({"1024"})
     public int n;
@@ -36,10 +33,6 @@ public class IntegerGemmBenchmark {
     /** Intra-op threads of both runtimes. */
     @Param({"1", "2"})
     public int threads;
-
-    private Peers peers;
-    private Map<String, Tensor> ortexFeeds;
-    private Map<String, OnnxTensor> ortFeeds;
 
     /** Opens both sessions on the same model. */
     @Setup(Level.Trial)
@@ -49,35 +42,5 @@ public class IntegerGemmBenchmark {
         ortexFeeds = Map.of("X", Tensor.of(ElementType.UINT8, new long[] {n, n}, x));
         ortFeeds = Map.of("X", OnnxTensor.createTensor(OrtEnvironment.getEnvironment(), ByteBuffer.wrap(x),
                 new long[] {n, n}, OnnxJavaType.UINT8));
-    }
-
-    /** Closes both sessions. */
-    @TearDown(Level.Trial)
-    public void close() throws OrtException {
-        ortFeeds.values().forEach(OnnxTensor::close);
-        peers.close();
-    }
-
-    /**
-     * Ortex's CPU EP.
-     *
-     * @return the product, so that it is not optimized away
-     */
-    @Benchmark
-    public Object ortex() {
-        return peers.runOrtex(ortexFeeds);
-    }
-
-    /**
-     * ONNX Runtime's CPU EP.
-     *
-     * @return the product's first element
-     * @throws OrtException when ONNX Runtime fails
-     */
-    @Benchmark
-    public int onnxRuntime() throws OrtException {
-        try (OrtSession.Result r = peers.runOrt(ortFeeds)) {
-            return ((int[][]) r.get(0).getValue())[0][0];
-        }
     }
 }

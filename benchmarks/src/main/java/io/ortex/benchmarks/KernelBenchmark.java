@@ -1,13 +1,9 @@
 package io.ortex.benchmarks;
 
-import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OrtException;
-import ai.onnxruntime.OrtSession;
 import io.ortex.api.Tensor;
 import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Mode;
@@ -16,7 +12,6 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * The transformer kernels at all-MiniLM-L6-v2's sizes (sequence 128, 12 heads of 32, hidden 384) as one-node or
@@ -27,7 +22,7 @@ import org.openjdk.jmh.annotations.TearDown;
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
-public class KernelBenchmark {
+public class KernelBenchmark extends PeerBenchmark {
     /** The kernel. */
     @Param({"softmax", "layernorm", "attention", "one-node", "chain-100"})
     public String kernel;
@@ -35,10 +30,6 @@ public class KernelBenchmark {
     /** Intra-op threads of both runtimes. */
     @Param({"1", "2"})
     public int threads;
-
-    private Peers peers;
-    private Map<String, Tensor> ortexFeeds;
-    private Map<String, OnnxTensor> ortFeeds;
 
     /** Builds the model and its inputs, and opens both sessions. */
     @Setup(Level.Trial)
@@ -72,35 +63,5 @@ public class KernelBenchmark {
         }
         peers = new Peers(model, threads);
         ortFeeds = RealModels.toOrt(ortexFeeds);
-    }
-
-    /** Closes both sessions. */
-    @TearDown(Level.Trial)
-    public void close() throws OrtException {
-        ortFeeds.values().forEach(OnnxTensor::close);
-        peers.close();
-    }
-
-    /**
-     * Ortex.
-     *
-     * @return the outputs
-     */
-    @Benchmark
-    public Object ortex() {
-        return peers.runOrtex(ortexFeeds);
-    }
-
-    /**
-     * ONNX Runtime.
-     *
-     * @return the number of outputs
-     * @throws OrtException when ONNX Runtime fails
-     */
-    @Benchmark
-    public int onnxRuntime() throws OrtException {
-        try (OrtSession.Result r = peers.runOrt(ortFeeds)) {
-            return r.size();
-        }
     }
 }

@@ -4,13 +4,11 @@ import ai.onnxruntime.OnnxJavaType;
 import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
-import ai.onnxruntime.OrtSession;
 import io.ortex.api.ElementType;
 import io.ortex.api.Tensor;
 import java.nio.ByteBuffer;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Mode;
@@ -19,7 +17,6 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * {@link ConvBenchmark}'s PP-OCRv4 det layers quantized: one-node QLinearConv models (uint8 input, constant int8
@@ -29,7 +26,7 @@ import org.openjdk.jmh.annotations.TearDown;
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-public class QLinearConvBenchmark {
+public class QLinearConvBenchmark extends PeerBenchmark {
     /**
      * The layer: {@code C-M-HxW-kK-sS-gG} (input channels, output channels, input size, kernel, stride, group; the
      * padding keeps the size at stride 1).
@@ -42,10 +39,6 @@ public class QLinearConvBenchmark {
     /** Intra-op threads of both runtimes. */
     @Param({"1", "2"})
     public int threads;
-
-    private Peers peers;
-    private Map<String, Tensor> ortexFeeds;
-    private Map<String, OnnxTensor> ortFeeds;
 
     /** Opens both sessions on the same one-layer model. */
     @Setup(Level.Trial)
@@ -64,35 +57,5 @@ public class QLinearConvBenchmark {
         ortexFeeds = Map.of("X", Tensor.of(ElementType.UINT8, new long[] {1, c, h, w}, x));
         ortFeeds = Map.of("X", OnnxTensor.createTensor(OrtEnvironment.getEnvironment(), ByteBuffer.wrap(x),
                 new long[] {1, c, h, w}, OnnxJavaType.UINT8));
-    }
-
-    /** Closes both sessions. */
-    @TearDown(Level.Trial)
-    public void close() throws OrtException {
-        ortFeeds.values().forEach(OnnxTensor::close);
-        peers.close();
-    }
-
-    /**
-     * Ortex's CPU EP.
-     *
-     * @return the output, so that it is not optimized away
-     */
-    @Benchmark
-    public Object ortex() {
-        return peers.runOrtex(ortexFeeds);
-    }
-
-    /**
-     * ONNX Runtime's CPU EP.
-     *
-     * @return the output's element count
-     * @throws OrtException when ONNX Runtime fails
-     */
-    @Benchmark
-    public long onnxRuntime() throws OrtException {
-        try (OrtSession.Result r = peers.runOrt(ortFeeds)) {
-            return ((OnnxTensor) r.get(0)).getInfo().getNumElements();
-        }
     }
 }

@@ -392,7 +392,7 @@ final class SessionCompiler {
             keep.add(v.name());
             outputs.add(v.name());
         }
-        ExecutionPlan plan = ExecutionPlan.build(compiled, keep, fixed, outputs, transfers);
+        ExecutionPlan plan = PlanBuilder.build(compiled, keep, fixed, outputs, transfers);
         InplacePlanner.mark(plan, keep);
         // only the initializers a step reads (or a graph output is) are decoded: weights an EP took into its own
         // compiled form (dropped from its fused node's inputs) are not held twice

@@ -17,7 +17,8 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>A job is cut into {@link #CHUNKS_PER_THREAD} chunks per thread, which the threads claim one at a time: a
  * thread that runs slower (another process on its core, a worker that woke late) takes fewer chunks instead of
- * holding every other thread up at the end. A job of fewer than twice that many smallest chunks is cut into those.
+ * holding every other thread up at the end. A job of fewer than twice that many smallest chunks is cut into those,
+ * as many of them as make a multiple of the threads.
  *
  * <p>Only one job runs at a time. A call made while the pool is busy (a second session or run sharing the pool, or a
  * kernel calling {@code parallelFor} from inside a chunk) runs inline on its own thread, so nesting never deadlocks.
@@ -95,8 +96,9 @@ final class IntraOpPool implements AutoCloseable {
 
     /**
      * Runs {@code body} over {@code [0, count)} in contiguous chunks of at least {@code minChunk} items
-     * ({@link #CHUNKS_PER_THREAD} per thread, or as many as fit when that is fewer than twice as many), and returns
-     * when every chunk is done; the first exception a chunk throws is rethrown as it was thrown.
+     * ({@link #CHUNKS_PER_THREAD} per thread, or as many as fit, in a multiple of the threads, when that is fewer than
+     * twice as many), and returns when every chunk is done; the first exception a chunk throws is rethrown as it was
+     * thrown.
      *
      * @param count the number of items; nothing runs when it is 0 or less
      * @param minChunk the smallest chunk worth handing to another thread
@@ -109,8 +111,10 @@ final class IntraOpPool implements AutoCloseable {
         int most = count / Math.max(1, minChunk);
         // Up to twice as many chunks as usual are still one chunk each: cut into the usual count they would mix
         // chunks of one and of two (12 attention heads in 8 chunks), and the thread left with a chunk of two at the
-        // end would run alone for a whole item.
-        int n = most < 2L * threads * CHUNKS_PER_THREAD ? most : threads * CHUNKS_PER_THREAD;
+        // end would run alone for a whole item. They come in a multiple of the threads, so that each thread gets
+        // as many: three equal chunks on two threads left one thread a third of the job alone.
+        int n = most >= 2L * threads * CHUNKS_PER_THREAD ? threads * CHUNKS_PER_THREAD
+                : most >= threads ? most - most % threads : most;
         if (Math.min(threads, most) < 2 || closed || !busy.compareAndSet(false, true)) {
             body.run(0, count);
             return;

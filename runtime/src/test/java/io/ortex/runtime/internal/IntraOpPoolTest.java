@@ -94,6 +94,26 @@ class IntraOpPoolTest {
     }
 
     @Test
+    void aSmallJobGetsTheSameNumberOfChunksOnEveryThread() {
+        try (IntraOpPool pool = new IntraOpPool(2)) {
+            // three chunks' worth (a residual Add of 128 x 384 floats at 16384 a chunk) is cut into two halves
+            AtomicLong chunks = new AtomicLong();
+            Set<Integer> sizes = ConcurrentHashMap.newKeySet();
+            pool.parallelFor(3 * 16384, 16384, (from, to) -> {
+                sizes.add(to - from);
+                chunks.incrementAndGet();
+            });
+            assertEquals(2, chunks.get());
+            assertEquals(Set.of(3 * 16384 / 2), sizes);
+        }
+        try (IntraOpPool pool = new IntraOpPool(3)) {
+            AtomicLong chunks = new AtomicLong();
+            pool.parallelFor(2, 1, (from, to) -> chunks.incrementAndGet());
+            assertEquals(2, chunks.get(), "fewer items than threads: one chunk each");
+        }
+    }
+
+    @Test
     void noChunkIsSmallerThanTheMinimum() {
         try (IntraOpPool pool = new IntraOpPool(3)) {
             for (int count : new int[] {10, 99, 1000, 4097}) {

@@ -166,7 +166,7 @@ class DeviceMemoryTest {
     void removingTheLibraryGivesItsAllocatorsBackBeforeItsFactoryIsReleased() {
         DeviceMemoryEp factory = new DeviceMemoryEp("Add", "Mul");
         float[] expected = onCpu(TestModels.addMulRelu());
-        try (RuntimeEnvironment env = new RuntimeEnvironment(Map.of(), List.of(NPU, LibraryRegistrationTest.CPU),
+        try (RuntimeEnvironment env = new RuntimeEnvironment(Map.of(), List.of(NPU, TestDevices.CPU),
                 List.of(new CpuEpFactory()))) {
             env.registerFactories("devmem", List.of(factory), false);
             try (Session s = env.createSession(TestModels.addMulRelu().bytes(), PREFER_NPU)) {

@@ -125,7 +125,7 @@ abstract class DeviceTestEpFactory implements EpFactory, EpMemory {
      */
     static RuntimeEnvironment environment(List<HardwareDevice> devices, EpFactory... factories) {
         List<HardwareDevice> hardware = new ArrayList<>(devices);
-        hardware.add(LibraryRegistrationTest.CPU);
+        hardware.add(TestDevices.CPU);
         List<EpFactory> all = new ArrayList<>();
         all.add(new CpuEpFactory());
         all.addAll(List.of(factories));

@@ -194,7 +194,7 @@ class EpConcurrencyTest {
             return ep;
         });
         ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
-        try (RuntimeEnvironment env = new RuntimeEnvironment(Map.of(), List.of(LibraryRegistrationTest.CPU),
+        try (RuntimeEnvironment env = new RuntimeEnvironment(Map.of(), List.of(TestDevices.CPU),
                 List.of(new CpuEpFactory(), factory));
              Session s = env.createSession(TestModels.addMulRelu().bytes(), new SessionOptions()
                      .appendExecutionProvider(LibraryRegistrationTest.devicesOf(env, "SerialEP"), Map.of()))) {
@@ -245,7 +245,7 @@ class EpConcurrencyTest {
                 }));
         ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
         AtomicInteger runsAfterClose = new AtomicInteger();
-        try (RuntimeEnvironment env = new RuntimeEnvironment(Map.of(), List.of(LibraryRegistrationTest.CPU),
+        try (RuntimeEnvironment env = new RuntimeEnvironment(Map.of(), List.of(TestDevices.CPU),
                 List.of(new CpuEpFactory(), factory))) {
             Session s = env.createSession(TestModels.addMulRelu().bytes(), new SessionOptions()
                     .appendExecutionProvider(LibraryRegistrationTest.devicesOf(env, "SlowEP"), Map.of()));

@@ -1,5 +1,6 @@
 package io.ortex.runtime.internal;
 
+import static io.ortex.runtime.internal.TestDevices.CPU;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -12,8 +13,6 @@ import io.ortex.api.EpDevice;
 import io.ortex.api.EpInUseException;
 import io.ortex.api.EpUnavailableException;
 import io.ortex.api.ErrorCode;
-import io.ortex.api.HardwareDevice;
-import io.ortex.api.HardwareDeviceType;
 import io.ortex.api.OrtexException;
 import io.ortex.api.Session;
 import io.ortex.api.SessionOptions;
@@ -36,8 +35,6 @@ import org.junit.jupiter.api.Test;
  * hidden at once, the library released only once the last session closed, restored at the timeout).
  */
 class EpLeaseTest {
-    private static final HardwareDevice CPU = new HardwareDevice(HardwareDeviceType.CPU, 0x8086, 0, "GenuineIntel",
-            Map.of());
     private static final String EP = "FakeEP";
     private static final float[] X = {1, 2, 3, 4, 5, 6};
     private static final float[] Y = {2, 2, 2, -1, 0.5f, 3};

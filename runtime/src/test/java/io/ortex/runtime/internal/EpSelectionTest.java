@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
  */
 class EpSelectionTest {
     private static final List<HardwareDevice> ALL = List.of(EpSelectorTest.NPU, EpSelectorTest.DGPU,
-            EpSelectorTest.IGPU, EpSelectorTest.CPU);
+            EpSelectorTest.IGPU, TestDevices.CPU);
     private static final float[] X = {1, -2, 3, -4, 5, -6};
     private static final float[] Y = {2, 2, 2, -1, 0.5f, 3};
 
@@ -78,7 +78,7 @@ class EpSelectionTest {
 
     @Test
     void preferNpuWithoutAnNpuUsesTheCpuEpAndNotTheGpu() {
-        try (RuntimeEnvironment env = newEnvironment(List.of(EpSelectorTest.DGPU, EpSelectorTest.CPU));
+        try (RuntimeEnvironment env = newEnvironment(List.of(EpSelectorTest.DGPU, TestDevices.CPU));
              Session s = env.createSession(TestModels.addMulRelu().bytes(),
                      new SessionOptions().selectionPolicy(ExecutionProviderDevicePolicy.MIN_OVERALL_POWER))) {
             assertEquals(List.of("CPUExecutionProvider"), s.executionProviders());

@@ -1,5 +1,6 @@
 package io.ortex.runtime.internal;
 
+import static io.ortex.runtime.internal.TestDevices.CPU;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -29,7 +30,6 @@ class EpSelectorTest {
     static final HardwareDevice DGPU = new HardwareDevice(HardwareDeviceType.GPU, 0x10de, 0x2684, "NVIDIA",
             Map.of("Discrete", "1"));
     static final HardwareDevice IGPU = new HardwareDevice(HardwareDeviceType.GPU, 0x8086, 0x46a6, "Intel", Map.of());
-    static final HardwareDevice CPU = new HardwareDevice(HardwareDeviceType.CPU, 0x8086, 0, "GenuineIntel", Map.of());
 
     static final String CPU_EP = RuntimeEnvironment.CPU_EP;
     static final EpDevice CPU_EP_DEVICE = device(CPU_EP, "Ortex", CPU, Map.of());

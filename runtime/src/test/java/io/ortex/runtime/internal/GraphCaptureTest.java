@@ -1,12 +1,12 @@
 package io.ortex.runtime.internal;
 
+import static io.ortex.runtime.internal.TestDevices.CPU;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ortex.api.GraphOptimizationLevel;
-import io.ortex.api.HardwareDevice;
 import io.ortex.api.HardwareDeviceType;
 import io.ortex.api.InvalidArgumentException;
 import io.ortex.api.OrtexException;
@@ -30,7 +30,6 @@ import org.junit.jupiter.api.Test;
  * node-assignment policy is checked when the session is created.
  */
 class GraphCaptureTest {
-    private static final HardwareDevice CPU = new HardwareDevice(HardwareDeviceType.CPU, 0, 0, "test", Map.of());
     private static final float[] X = {1, 2, 3, 4, 5, 6};
     private static final float[] Y = {2, 2, 2, -1, 0.5f, 3};
 

@@ -38,7 +38,7 @@ class KernelRegistryTest {
     private final KernelTestEp.Stats stats = new KernelTestEp.Stats();
 
     private RuntimeEnvironment environment(Set<String> ops, Set<String> forced) {
-        return new RuntimeEnvironment(Map.of(), List.of(LibraryRegistrationTest.CPU), List.of(new CpuEpFactory(),
+        return new RuntimeEnvironment(Map.of(), List.of(TestDevices.CPU), List.of(new CpuEpFactory(),
                 new CountingEpFactory(KernelTestEp.NAME, () -> new KernelTestEp(stats, ops, forced))));
     }
 
@@ -189,7 +189,7 @@ class KernelRegistryTest {
                 .node("Add", "add_c", List.of("p", "c"), List.of("q"))
                 .node("Add", "add_twice", List.of("q", "q"), List.of("r"))
                 .node("Add", "add_p", List.of("r", "p"), List.of("out")).output("out", FLOAT, 8, 8);
-        RuntimeEnvironment second = new RuntimeEnvironment(Map.of(), List.of(LibraryRegistrationTest.CPU),
+        RuntimeEnvironment second = new RuntimeEnvironment(Map.of(), List.of(TestDevices.CPU),
                 List.of(new CpuEpFactory(), new CountingEpFactory(KernelTestEp.NAME,
                         () -> new KernelTestEp(own, ALL, Set.of()))));
         try (RuntimeEnvironment env = second; Session s = env.createSession(reused.bytes(), onKernelEp(env))) {
@@ -331,7 +331,7 @@ class KernelRegistryTest {
     }
 
     private InferenceSession direct(ModelBuilder model) {
-        io.ortex.api.spi.SupportedDevice cpu = io.ortex.api.spi.SupportedDevice.of(LibraryRegistrationTest.CPU);
+        io.ortex.api.spi.SupportedDevice cpu = io.ortex.api.spi.SupportedDevice.of(TestDevices.CPU);
         return InferenceSession.create(model.build(), new SessionOptions(), List.of(
                 new EpBinding(new CountingEpFactory(KernelTestEp.NAME, () -> new KernelTestEp(stats, ALL, Set.of())),
                         List.of(cpu)), new EpBinding(new CountingEpFactory(new CpuEpFactory()), List.of(cpu))),

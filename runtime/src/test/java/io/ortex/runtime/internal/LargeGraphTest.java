@@ -1,11 +1,10 @@
 package io.ortex.runtime.internal;
 
+import static io.ortex.runtime.internal.TestDevices.CPU;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
-import io.ortex.api.HardwareDevice;
-import io.ortex.api.HardwareDeviceType;
 import io.ortex.api.Session;
 import io.ortex.api.SessionOptions;
 import io.ortex.api.Tensor;
@@ -27,7 +26,6 @@ import org.junit.jupiter.api.Test;
  * graph through the session's optimizations, so every node reaches the partitioner and the plan.
  */
 class LargeGraphTest {
-    private static final HardwareDevice CPU = new HardwareDevice(HardwareDeviceType.CPU, 0, 0, "test", Map.of());
 
     /** A chain {@code x -> Relu -> ... -> y} of {@code count} nodes. */
     static byte[] reluChain(int count) {

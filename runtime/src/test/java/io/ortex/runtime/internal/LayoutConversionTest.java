@@ -1,13 +1,12 @@
 package io.ortex.runtime.internal;
 
+import static io.ortex.runtime.internal.TestDevices.CPU;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ortex.api.ElementType;
 import io.ortex.api.GraphOptimizationLevel;
-import io.ortex.api.HardwareDevice;
-import io.ortex.api.HardwareDeviceType;
 import io.ortex.api.NodeAssignment;
 import io.ortex.api.NotImplementedException;
 import io.ortex.api.SessionOptions;
@@ -39,7 +38,6 @@ import org.junit.jupiter.api.Test;
  * graph alone, and every session computes what the CPU EP computes on the unconverted graph.
  */
 class LayoutConversionTest {
-    private static final HardwareDevice CPU = new HardwareDevice(HardwareDeviceType.CPU, 0, 0, "test", Map.of());
     private static final String NHWC_CONV = DataLayout.NHWC_DOMAIN + "::Conv";
     private static final Tensor X = RandomFloats.uniform(new Random(7), 1, 3, 7, 6);
 

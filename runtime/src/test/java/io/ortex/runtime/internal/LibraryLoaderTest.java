@@ -71,7 +71,7 @@ class LibraryLoaderTest {
     }
 
     private static RuntimeEnvironment environment(List<EpLibraryLoader> loaders) {
-        return new RuntimeEnvironment(Map.of(), List.of(LibraryRegistrationTest.CPU), List.of(new CpuEpFactory()),
+        return new RuntimeEnvironment(Map.of(), List.of(TestDevices.CPU), List.of(new CpuEpFactory()),
                 () -> List.copyOf(loaders));
     }
 
@@ -162,7 +162,7 @@ class LibraryLoaderTest {
             assertEquals(2, view.nodes().size());
             assertInstanceOf(byte[].class, view.exportModel(io.ortex.api.spi.ModelExportOptions.DEFAULT).bytes());
         }));
-        try (RuntimeEnvironment env = new RuntimeEnvironment(Map.of(), List.of(LibraryRegistrationTest.CPU),
+        try (RuntimeEnvironment env = new RuntimeEnvironment(Map.of(), List.of(TestDevices.CPU),
                 List.of(new CpuEpFactory(), first, second));
              Session s = env.createSession(TestModels.addMulRelu().bytes(), new SessionOptions().intraOpThreads(3)
                      .appendExecutionProvider(LibraryRegistrationTest.devicesOf(env, "First"), Map.of())

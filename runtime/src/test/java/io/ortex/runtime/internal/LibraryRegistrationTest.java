@@ -1,5 +1,6 @@
 package io.ortex.runtime.internal;
 
+import static io.ortex.runtime.internal.TestDevices.CPU;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -38,7 +39,6 @@ import org.junit.jupiter.api.io.TempDir;
  * (ONNX Runtime's test_registration.cc scenarios), and their unloading.
  */
 class LibraryRegistrationTest {
-    static final HardwareDevice CPU = new HardwareDevice(HardwareDeviceType.CPU, 0x8086, 0, "GenuineIntel", Map.of());
 
     @TempDir
     static Path dir;

@@ -1,5 +1,6 @@
 package io.ortex.runtime.internal;
 
+import static io.ortex.runtime.internal.TestDevices.CPU;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -31,8 +32,6 @@ import org.junit.jupiter.api.Test;
  * fail and wait outcomes at the drain limit; libraries of factories added one by one; live virtual-device grants.
  */
 class LibraryWithdrawalTest {
-    private static final HardwareDevice CPU = new HardwareDevice(HardwareDeviceType.CPU, 0x8086, 0, "GenuineIntel",
-            Map.of());
     private static final HardwareDevice VIRTUAL_NPU = new HardwareDevice(HardwareDeviceType.NPU, 0x4F58, 0, "tests",
             Map.of("is_virtual", "1"));
     private static final String EP = "FakeEP";

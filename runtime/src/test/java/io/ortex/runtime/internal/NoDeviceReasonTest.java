@@ -1,5 +1,6 @@
 package io.ortex.runtime.internal;
 
+import static io.ortex.runtime.internal.TestDevices.CPU;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -19,8 +20,6 @@ import org.junit.jupiter.api.Test;
  * come.
  */
 class NoDeviceReasonTest {
-    private static final HardwareDevice CPU = new HardwareDevice(HardwareDeviceType.CPU, 0x8086, 0, "GenuineIntel",
-            Map.of());
     private static final HardwareDevice VIRTUAL_NPU = new HardwareDevice(HardwareDeviceType.NPU, 0x4F58, 0, "tests",
             Map.of("is_virtual", "1"));
 

@@ -1,13 +1,12 @@
 package io.ortex.runtime.internal;
 
+import static io.ortex.runtime.internal.TestDevices.CPU;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ortex.api.GraphOptimizationLevel;
-import io.ortex.api.HardwareDevice;
-import io.ortex.api.HardwareDeviceType;
 import io.ortex.api.NodeAssignment;
 import io.ortex.api.NotImplementedException;
 import io.ortex.api.SessionOptions;
@@ -30,7 +29,6 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 class PartitionerTest {
-    private static final HardwareDevice CPU = new HardwareDevice(HardwareDeviceType.CPU, 0, 0, "test", Map.of());
     private static final String CPU_EP = "CPUExecutionProvider";
 
     private final CountingEpFactory cpu = new CountingEpFactory(new CpuEpFactory());

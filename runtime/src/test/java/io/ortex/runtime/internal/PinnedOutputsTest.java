@@ -1,5 +1,6 @@
 package io.ortex.runtime.internal;
 
+import static io.ortex.runtime.internal.TestDevices.CPU;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -8,8 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.ortex.api.ElementType;
-import io.ortex.api.HardwareDevice;
-import io.ortex.api.HardwareDeviceType;
 import io.ortex.api.InvalidArgumentException;
 import io.ortex.api.RunOptions;
 import io.ortex.api.Session;
@@ -37,7 +36,6 @@ import org.junit.jupiter.api.Test;
  * does not fit, and never touched by a later run.
  */
 class PinnedOutputsTest {
-    private static final HardwareDevice CPU = new HardwareDevice(HardwareDeviceType.CPU, 0, 0, "test", Map.of());
     private static final int N = 256;
 
     private RuntimeEnvironment env;

@@ -125,7 +125,7 @@ class PluginEpExecutionTest {
     }
 
     private static RuntimeEnvironment environment(CountingEpFactory npu) {
-        return new RuntimeEnvironment(Map.of(), List.of(NPU, LibraryRegistrationTest.CPU),
+        return new RuntimeEnvironment(Map.of(), List.of(NPU, TestDevices.CPU),
                 List.of(new CpuEpFactory(), npu));
     }
 

@@ -1,13 +1,12 @@
 package io.ortex.runtime.internal;
 
+import static io.ortex.runtime.internal.TestDevices.CPU;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ortex.api.GraphOptimizationLevel;
-import io.ortex.api.HardwareDevice;
-import io.ortex.api.HardwareDeviceType;
 import io.ortex.api.InvalidArgumentException;
 import io.ortex.api.NodeAssignment;
 import io.ortex.api.SessionOptions;
@@ -29,7 +28,6 @@ import org.junit.jupiter.api.Test;
  * the CPU EP runs the rest with the same results.
  */
 class ResourceBudgetTest {
-    private static final HardwareDevice CPU = new HardwareDevice(HardwareDeviceType.CPU, 0, 0, "test", Map.of());
     private static final String CPU_EP = "CPUExecutionProvider";
     /** Floats per weight: 1 KiB each. */
     private static final int N = 256;

@@ -1,5 +1,6 @@
 package io.ortex.runtime.internal;
 
+import static io.ortex.runtime.internal.TestDevices.CPU;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -7,8 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ortex.api.ElementType;
 import io.ortex.api.ErrorCode;
-import io.ortex.api.HardwareDevice;
-import io.ortex.api.HardwareDeviceType;
 import io.ortex.api.InvalidArgumentException;
 import io.ortex.api.InvalidModelException;
 import io.ortex.api.ResourceLimitException;
@@ -33,7 +32,6 @@ import org.junit.jupiter.api.function.Executable;
  * entries, else the environment's; a run refused for memory leaves the session usable.
  */
 class ResourceLimitsTest {
-    private static final HardwareDevice CPU = new HardwareDevice(HardwareDeviceType.CPU, 0, 0, "test", Map.of());
 
     private static RuntimeEnvironment env(Map<String, String> config) {
         return new RuntimeEnvironment(config, List.of(CPU), List.of(new CpuEpFactory()));

@@ -1,13 +1,12 @@
 package io.ortex.runtime.internal;
 
+import static io.ortex.runtime.internal.TestDevices.CPU;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ortex.api.HardwareDevice;
-import io.ortex.api.HardwareDeviceType;
 import io.ortex.api.OrtexException;
 import io.ortex.api.Session;
 import io.ortex.api.SessionOptions;
@@ -27,7 +26,6 @@ import org.junit.jupiter.api.Test;
  * names the input or the node, quickly, and the session then runs good inputs as before.
  */
 class RunInputsTest {
-    private static final HardwareDevice CPU = new HardwareDevice(HardwareDeviceType.CPU, 0, 0, "test", Map.of());
 
     private RuntimeEnvironment env;
 

@@ -1,5 +1,6 @@
 package io.ortex.runtime.internal;
 
+import static io.ortex.runtime.internal.TestDevices.CPU;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -9,7 +10,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ortex.api.Environment;
 import io.ortex.api.EpDevice;
-import io.ortex.api.HardwareDevice;
 import io.ortex.api.HardwareDeviceType;
 import io.ortex.api.OrtexException;
 import io.ortex.api.Session;
@@ -23,8 +23,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class RuntimeEnvironmentTest {
-    private static final HardwareDevice CPU = new HardwareDevice(HardwareDeviceType.CPU, 0x8086, 0, "GenuineIntel",
-            Map.of());
 
     @Test
     void createFindsTheRuntimeAndTheCpuEpOnTheClassPath() {

@@ -1,5 +1,6 @@
 package io.ortex.runtime.internal;
 
+import static io.ortex.runtime.internal.TestDevices.CPU;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -9,7 +10,6 @@ import io.ortex.api.EpDevice;
 import io.ortex.api.EpInUseException;
 import io.ortex.api.EpUnavailableException;
 import io.ortex.api.HardwareDevice;
-import io.ortex.api.HardwareDeviceType;
 import io.ortex.api.NodeAssignment;
 import io.ortex.api.Session;
 import io.ortex.api.SessionOptions;
@@ -41,8 +41,6 @@ import org.junit.jupiter.api.io.TempDir;
  * option the removal waits for the session or fails it, as before.
  */
 class SessionMigrationTest {
-    private static final HardwareDevice CPU = new HardwareDevice(HardwareDeviceType.CPU, 0x8086, 0, "GenuineIntel",
-            Map.of());
     private static final String EP = "FakeEP";
     private static final String LIBRARY = "fake.bundle";
     private static final float[] X = {1, 2, 3, 4, 5, 6};

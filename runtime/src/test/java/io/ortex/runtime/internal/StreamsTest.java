@@ -287,7 +287,7 @@ class StreamsTest {
         List<String> log = StreamEp.newLog();
         StreamEp a = new StreamEp("A", 0, log, "Add", "Mul");
         try (RuntimeEnvironment env = new RuntimeEnvironment(Map.of(), List.of(StreamEp.gpu(0),
-                LibraryRegistrationTest.CPU), List.of(new CpuEpFactory()))) {
+                TestDevices.CPU), List.of(new CpuEpFactory()))) {
             env.registerFactories("streams", List.of(a), false);
             Session s = env.createSession(model().bytes(), new SessionOptions()
                     .appendExecutionProvider(LibraryRegistrationTest.devicesOf(env, "A"), Map.of()));

@@ -1,5 +1,6 @@
 package io.ortex.runtime.osgi;
 
+import static io.ortex.runtime.internal.TestDevices.CPU;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -8,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ortex.api.EpDevice;
 import io.ortex.api.EpLibraryInfo;
 import io.ortex.api.HardwareDevice;
-import io.ortex.api.HardwareDeviceType;
 import io.ortex.api.Session;
 import io.ortex.api.SessionOptions;
 import io.ortex.api.spi.ComputeKernel;
@@ -36,8 +36,6 @@ import org.osgi.framework.Version;
  * again when the newer goes.
  */
 class BundleLibrariesTest {
-    private static final HardwareDevice CPU = new HardwareDevice(HardwareDeviceType.CPU, 0x8086, 0, "GenuineIntel",
-            Map.of());
     private static final String BUNDLE = "com.example.ep";
     private static final String EP = "VersionedEP";
 

@@ -109,10 +109,11 @@ final class IntraOpPool implements AutoCloseable {
             return;
         }
         int most = count / Math.max(1, minChunk);
-        // Up to twice as many chunks as usual are still one chunk each: cut into the usual count they would mix
-        // chunks of one and of two (12 attention heads in 8 chunks), and the thread left with a chunk of two at the
-        // end would run alone for a whole item. They come in a multiple of the threads, so that each thread gets
-        // as many: three equal chunks on two threads left one thread a third of the job alone.
+        // Up to twice as many smallest chunks as usual are kept as they are: cut into the usual count they would
+        // mix chunks of one and of two items (12 attention heads in 8 chunks), and the thread left with a chunk of
+        // two at the end would run alone for a whole item. Their count is rounded down to a multiple of the
+        // threads, so that each thread gets as many: three equal chunks on two threads left one thread a third of
+        // the job alone.
         int n = most >= 2L * threads * CHUNKS_PER_THREAD ? threads * CHUNKS_PER_THREAD
                 : most >= threads ? most - most % threads : most;
         if (Math.min(threads, most) < 2 || closed || !busy.compareAndSet(false, true)) {

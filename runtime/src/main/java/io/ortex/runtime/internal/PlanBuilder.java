@@ -13,6 +13,7 @@ import io.ortex.runtime.internal.ExecutionPlan.Copy;
 import io.ortex.runtime.internal.ExecutionPlan.Memory;
 import io.ortex.runtime.internal.ExecutionPlan.Step;
 import io.ortex.runtime.internal.ExecutionPlan.Transfers;
+import io.ortex.runtime.internal.graph.DependencyOrder;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -22,7 +23,6 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -305,47 +305,12 @@ final class PlanBuilder {
      * in the groups and their inputs but for the heap.
      */
     private static List<Compiled> order(List<Compiled> fused) {
-        Map<String, Integer> producer = new HashMap<>();
-        for (int i = 0; i < fused.size(); i++) {
-            for (String out : fused.get(i).node().outputNames()) {
-                producer.put(out, i);
-            }
-        }
-        int[] pending = new int[fused.size()];
-        List<List<Integer>> dependents = new ArrayList<>(fused.size());
-        for (int i = 0; i < fused.size(); i++) {
-            dependents.add(new ArrayList<>(1));
-        }
-        for (int i = 0; i < fused.size(); i++) {
-            Set<Integer> waitsFor = new HashSet<>();
-            for (String in : fused.get(i).node().inputNames()) {
-                Integer p = producer.get(in);
-                if (p != null && p != i && waitsFor.add(p)) {
-                    pending[i]++;
-                    dependents.get(p).add(i);
-                }
-            }
-        }
-        PriorityQueue<Integer> ready = new PriorityQueue<>(Comparator
-                .comparingInt((Integer i) -> fused.get(i).firstNode()).thenComparingInt(i -> i));
-        for (int i = 0; i < fused.size(); i++) {
-            if (pending[i] == 0) {
-                ready.add(i);
-            }
-        }
-        List<Compiled> done = new ArrayList<>(fused.size());
-        while (!ready.isEmpty()) {
-            int next = ready.poll();
-            done.add(fused.get(next));
-            for (int d : dependents.get(next)) {
-                if (--pending[d] == 0) {
-                    ready.add(d);
-                }
-            }
-        }
-        if (done.size() != fused.size()) {
+        List<Integer> order = DependencyOrder.of(fused.stream().map(c -> c.node().outputNames()).toList(),
+                fused.stream().map(c -> c.node().inputNames()).toList(),
+                Comparator.comparingInt((Integer i) -> fused.get(i).firstNode()).thenComparingInt(i -> i));
+        if (order.size() != fused.size()) {
             throw new OrtexException(ErrorCode.INVALID_GRAPH, "the partitions depend on each other in a cycle");
         }
-        return done;
+        return order.stream().map(fused::get).toList();
     }
 }

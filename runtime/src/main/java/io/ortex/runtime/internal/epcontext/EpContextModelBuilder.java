@@ -20,16 +20,16 @@ import io.ortex.onnx.proto.Onnx.OperatorSetIdProto;
 import io.ortex.onnx.proto.Onnx.StringStringEntryProto;
 import io.ortex.onnx.proto.Onnx.TensorProto;
 import io.ortex.onnx.proto.Onnx.ValueInfoProto;
+import io.ortex.runtime.internal.graph.DependencyOrder;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.PriorityQueue;
 import java.util.Set;
 
 /**
@@ -223,48 +223,14 @@ public final class EpContextModelBuilder {
      * can (Kahn's algorithm, taking the earliest ready node each time).
      */
     private static List<NodeProto> topologicalOrder(List<Entry> entries, Set<String> available) {
-        Map<String, Integer> producer = new HashMap<>();
-        for (int i = 0; i < entries.size(); i++) {
-            for (String w : entries.get(i).writes()) {
-                producer.put(w, i);
-            }
-        }
-        int[] pending = new int[entries.size()];
-        List<List<Integer>> dependents = new ArrayList<>(entries.size());
-        for (int i = 0; i < entries.size(); i++) {
-            dependents.add(new ArrayList<>(1));
-        }
-        for (int i = 0; i < entries.size(); i++) {
-            Set<Integer> waitsFor = new HashSet<>();
-            for (String r : entries.get(i).reads()) {
-                Integer p = r.isEmpty() || available.contains(r) ? null : producer.get(r);
-                if (p != null && p != i && waitsFor.add(p)) {
-                    pending[i]++;
-                    dependents.get(p).add(i);
-                }
-            }
-        }
-        PriorityQueue<Integer> ready = new PriorityQueue<>();
-        for (int i = 0; i < entries.size(); i++) {
-            if (pending[i] == 0) {
-                ready.add(i);
-            }
-        }
-        List<NodeProto> out = new ArrayList<>(entries.size());
-        while (!ready.isEmpty()) {
-            int next = ready.poll();
-            out.add(entries.get(next).proto());
-            for (int d : dependents.get(next)) {
-                if (--pending[d] == 0) {
-                    ready.add(d);
-                }
-            }
-        }
-        if (out.size() != entries.size()) {
-            throw new IllegalStateException("the compiled graph has a cycle among " + (entries.size() - out.size())
+        List<Integer> order = DependencyOrder.of(entries.stream().map(Entry::writes).toList(),
+                entries.stream().map(e -> e.reads().stream().filter(r -> !available.contains(r)).toList()).toList(),
+                Comparator.naturalOrder());
+        if (order.size() != entries.size()) {
+            throw new IllegalStateException("the compiled graph has a cycle among " + (entries.size() - order.size())
                     + " nodes");
         }
-        return out;
+        return order.stream().map(i -> entries.get(i).proto()).toList();
     }
 
     /**

@@ -5,8 +5,10 @@ import io.ortex.onnx.proto.Onnx.GraphProto;
 import io.ortex.onnx.proto.Onnx.NodeProto;
 import io.ortex.onnx.proto.Onnx.TensorProto;
 import io.ortex.onnx.proto.Onnx.ValueInfoProto;
+import io.ortex.runtime.internal.graph.DependencyOrder;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -151,50 +153,21 @@ final class MainGraph {
 
     /** Kahn's algorithm, keeping the model's order wherever the dependencies allow; nodes in a cycle keep theirs. */
     private static List<NodeProto> topologicalOrder(List<NodeProto> in) {
-        Map<String, Integer> producer = new HashMap<>();
-        for (int i = 0; i < in.size(); i++) {
-            for (String out : in.get(i).getOutputList()) {
-                if (!out.isEmpty()) {
-                    producer.put(out, i);
-                }
+        List<Set<String>> reads = new ArrayList<>(in.size());
+        for (NodeProto n : in) {
+            Set<String> r = new HashSet<>(n.getInputList());
+            for (AttributeProto a : n.getAttributeList()) {
+                subgraphs(a).forEach(g -> collectReads(g, r));
             }
+            reads.add(r);
         }
-        int[] pending = new int[in.size()];
-        List<List<Integer>> readers = new ArrayList<>();
-        for (int i = 0; i < in.size(); i++) {
-            readers.add(new ArrayList<>());
-        }
-        for (int i = 0; i < in.size(); i++) {
-            Set<Integer> deps = new HashSet<>();
-            Set<String> reads = new HashSet<>(in.get(i).getInputList());
-            for (AttributeProto a : in.get(i).getAttributeList()) {
-                subgraphs(a).forEach(g -> collectReads(g, reads));
-            }
-            for (String r : reads) {
-                Integer p = producer.get(r);
-                if (p != null && p != i && deps.add(p)) {
-                    readers.get(p).add(i);
-                    pending[i]++;
-                }
-            }
-        }
-        java.util.PriorityQueue<Integer> ready = new java.util.PriorityQueue<>();
-        for (int i = 0; i < in.size(); i++) {
-            if (pending[i] == 0) {
-                ready.add(i);
-            }
-        }
+        List<Integer> order = DependencyOrder.of(in.stream().map(NodeProto::getOutputList).toList(), reads,
+                Comparator.naturalOrder());
         List<NodeProto> out = new ArrayList<>(in.size());
         boolean[] done = new boolean[in.size()];
-        while (!ready.isEmpty()) {
-            int i = ready.poll();
+        for (int i : order) {
             done[i] = true;
             out.add(in.get(i));
-            for (int r : readers.get(i)) {
-                if (--pending[r] == 0) {
-                    ready.add(r);
-                }
-            }
         }
         for (int i = 0; i < in.size(); i++) {
             if (!done[i]) {

@@ -3,13 +3,15 @@ package io.ortex.ep.cpu.linalg;
 import io.ortex.api.spi.KernelContext;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorSpecies;
+import org.slf4j.LoggerFactory;
 
 /**
  * The Vector API matrix product. B is packed in panels of {@link #NR} columns (two vectors of the preferred species),
  * each panel stored row after row; A is packed per block of at most {@link #MC_MAX} rows by {@link #KC} steps of the
  * reduction into tiles of {@link #MR} rows interleaved by step. A micro-kernel keeps an {@code MR x NR} tile of C in
- * eight vector registers over a block of the reduction (4 rows x 2 vectors, plus 2 B vectors and the broadcast A
- * values: 14 of the 16 AVX2 registers), scaling and storing it in the same method so that nothing is boxed. The B panel
+ * vector registers over a block of the reduction, scaling and storing it in the same method so that nothing is boxed:
+ * with 256-bit vectors 4 rows x 2 vectors (8 accumulators, 2 B vectors and the broadcast A values: 14 of AVX2's 16
+ * registers), with 512-bit vectors 8 rows x 2 vectors (16 accumulators of AVX-512's 32 registers). The B panel
  * block ({@code KC x NR}) stays in L1 while every tile of the A block passes over it, the A block in L2 while every
  * panel passes; the panels are taken a strip of C at a time over every block of the reduction, so that C too stays in
  * L2 while it is added to and while the bias and activation run along its rows ({@link #finish}). A product on one
@@ -21,8 +23,18 @@ final class VectorGemm {
     private static final int L = S.length();
     /** Columns of a panel: two vectors. */
     static final int NR = 2 * L;
-    /** Rows of a micro-tile. */
-    static final int MR = 4;
+    /**
+     * The system property that sets the rows of a micro-tile, 4 or 8, instead of the default: 8 with vectors of 512
+     * bits or more (AVX-512 has 32 vector registers, room for 16 accumulators) on JDK 25 and later, else 4 (AVX2's 16
+     * registers hold 8 accumulators, 16 would spill; and JDK 17's C2, depending on what it compiled before, sometimes
+     * leaves the 8-row kernel's vectors boxed, gigabytes of garbage per model run). The tests use it to run both
+     * kernels on any machine.
+     */
+    static final String ROWS_PROPERTY = "ortex.cpu.gemm.rows";
+    /** Rows of a micro-tile: 4 or 8. */
+    static final int MR = tileRows();
+    /** Rows {@link #direct} reads in place at a time. */
+    private static final int DIRECT_ROWS = 4;
     /** Steps of the reduction per block. */
     static final int KC = 256;
     /**
@@ -44,6 +56,20 @@ final class VectorGemm {
     private static final ThreadLocal<float[]> EDGE = ThreadLocal.withInitial(() -> new float[MR * NR]);
 
     private VectorGemm() {
+    }
+
+    private static int tileRows() {
+        String set = System.getProperty(ROWS_PROPERTY, "").trim();
+        int byWidth = S.vectorBitSize() >= 512 && Runtime.version().feature() >= 25 ? 8 : 4;
+        if (set.isEmpty()) {
+            return byWidth;
+        }
+        if (!set.equals("4") && !set.equals("8")) {
+            LoggerFactory.getLogger("io.ortex.ep.cpu").warn("-D{}={} ignored: it must be 4 or 8; using {}",
+                    ROWS_PROPERTY, set, byWidth);
+            return byWidth;
+        }
+        return Integer.parseInt(set);
     }
 
     /** Describes the vectors in use; touching this method loads the Vector API. */
@@ -214,8 +240,8 @@ final class VectorGemm {
                                int ldc, Epilogue ep) {
         int panels = (n + NR - 1) / NR;
         boolean finish = needsFinish(ep);
-        for (int row0 = 0; row0 < m; row0 += MR) {
-            int rows = Math.min(MR, m - row0);
+        for (int row0 = 0; row0 < m; row0 += DIRECT_ROWS) {
+            int rows = Math.min(DIRECT_ROWS, m - row0);
             for (int p = 0; p < panels; p++) {
                 int col0 = p * NR;
                 int cols = Math.min(NR, n - col0);
@@ -458,17 +484,20 @@ final class VectorGemm {
             int dst = at + t * kc * MR;
             int r0 = t * MR;
             if (r0 + MR <= rows) {
-                int s0 = aOff + (i0 + r0) * ars + k0 * acs;
-                int s1 = s0 + ars;
-                int s2 = s1 + ars;
-                int s3 = s2 + ars;
-                for (int kk = 0; kk < kc; kk++) {
-                    int d = dst + kk * MR;
-                    int o = kk * acs;
-                    ap[d] = a[s0 + o];
-                    ap[d + 1] = a[s1 + o];
-                    ap[d + 2] = a[s2 + o];
-                    ap[d + 3] = a[s3 + o];
+                // four rows at a time (MR is 4 or 8)
+                for (int g = 0; g < MR; g += 4) {
+                    int s0 = aOff + (i0 + r0 + g) * ars + k0 * acs;
+                    int s1 = s0 + ars;
+                    int s2 = s1 + ars;
+                    int s3 = s2 + ars;
+                    for (int kk = 0; kk < kc; kk++) {
+                        int d = dst + kk * MR + g;
+                        int o = kk * acs;
+                        ap[d] = a[s0 + o];
+                        ap[d + 1] = a[s1 + o];
+                        ap[d + 2] = a[s2 + o];
+                        ap[d + 3] = a[s3 + o];
+                    }
                 }
             } else {
                 for (int r = 0; r < MR; r++) {
@@ -489,12 +518,29 @@ final class VectorGemm {
 
     /**
      * One MR x NR tile of C over one block of the reduction: {@code alpha} times the product, stored, or added to
-     * what C holds. The method stays small and free of calls that take or return vectors, so that the JIT compiles
-     * it with every vector operation intrinsified whatever else ran before; the bias and activation follow in
-     * {@link #finish}.
+     * what C holds; the bias and activation follow in {@link #finish}. A tile of 8 rows with at most 4 of them in C
+     * (the last tile of A) takes the 4-row kernel, which reads only the first 4 rows of each step.
      */
     private static void kernel(float[] ap, int aBase, float[] bp, int bBase, int kc, float[] c, int ci, int ldc,
                                int rows, int cols, boolean add, float alpha) {
+        if (MR == 4 || rows <= 4) {
+            kernel4(ap, aBase, bp, bBase, kc, c, ci, ldc, rows, cols, add, alpha);
+        } else if (rows == 8 && cols == NR && alpha == 1f) {
+            kernel8(ap, aBase, bp, bBase, kc, c, ci, ldc, add);
+        } else {
+            // a partial or scaled tile of 8 rows: its two halves, each reading its 4 rows of every step
+            kernel4(ap, aBase, bp, bBase, kc, c, ci, ldc, 4, cols, add, alpha);
+            kernel4(ap, aBase + 4, bp, bBase, kc, c, ci + 4 * ldc, ldc, rows - 4, cols, add, alpha);
+        }
+    }
+
+    /**
+     * The first (up to) 4 rows of a tile of packed A times a panel of B. Each kernel stays small and free of calls
+     * that take or return vectors, so that the JIT compiles it with every vector operation intrinsified whatever else
+     * ran before; the two kernels repeat each other's form for that reason.
+     */
+    private static void kernel4(float[] ap, int aBase, float[] bp, int bBase, int kc, float[] c, int ci, int ldc,
+                                int rows, int cols, boolean add, float alpha) {
         FloatVector c00 = FloatVector.zero(S);
         FloatVector c01 = FloatVector.zero(S);
         FloatVector c10 = FloatVector.zero(S);
@@ -534,7 +580,7 @@ final class VectorGemm {
             c30 = c30.mul(alpha);
             c31 = c31.mul(alpha);
         }
-        if (rows == MR && cols == NR) {
+        if (rows == 4 && cols == NR) {
             int i1 = ci + ldc;
             int i2 = i1 + ldc;
             int i3 = i2 + ldc;
@@ -573,9 +619,105 @@ final class VectorGemm {
     }
 
     /**
-     * {@link #kernel} with A read in place: up to {@link #MR} rows from {@code a0}, {@code lda} apart, their columns
-     * adjacent. A tile with fewer rows reads its last row again for the missing ones and keeps only its valid part.
-     * The end (scaling, storing) repeats {@link #kernel}'s, for the reason given there.
+     * {@link #kernel4} for a whole tile of 8 rows, unscaled: 16 accumulators, which only AVX-512's 32 registers hold.
+     * Partial and scaled tiles go to {@link #kernel4} a half at a time instead, which keeps this method small enough
+     * for JDK 17's C2 to intrinsify every vector operation in it.
+     */
+    private static void kernel8(float[] ap, int aBase, float[] bp, int bBase, int kc, float[] c, int ci, int ldc,
+                                boolean add) {
+        FloatVector c00 = FloatVector.zero(S);
+        FloatVector c01 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S);
+        FloatVector c11 = FloatVector.zero(S);
+        FloatVector c20 = FloatVector.zero(S);
+        FloatVector c21 = FloatVector.zero(S);
+        FloatVector c30 = FloatVector.zero(S);
+        FloatVector c31 = FloatVector.zero(S);
+        FloatVector c40 = FloatVector.zero(S);
+        FloatVector c41 = FloatVector.zero(S);
+        FloatVector c50 = FloatVector.zero(S);
+        FloatVector c51 = FloatVector.zero(S);
+        FloatVector c60 = FloatVector.zero(S);
+        FloatVector c61 = FloatVector.zero(S);
+        FloatVector c70 = FloatVector.zero(S);
+        FloatVector c71 = FloatVector.zero(S);
+        int bShift = bBase - NR / MR * aBase;
+        for (int ai = aBase, end = aBase + kc * MR; ai < end; ai += MR) {
+            int bi = bShift + NR / MR * ai;
+            FloatVector b0 = FloatVector.fromArray(S, bp, bi);
+            FloatVector b1 = FloatVector.fromArray(S, bp, bi + L);
+            FloatVector a0 = FloatVector.broadcast(S, ap[ai]);
+            c00 = a0.fma(b0, c00);
+            c01 = a0.fma(b1, c01);
+            FloatVector a1 = FloatVector.broadcast(S, ap[ai + 1]);
+            c10 = a1.fma(b0, c10);
+            c11 = a1.fma(b1, c11);
+            FloatVector a2 = FloatVector.broadcast(S, ap[ai + 2]);
+            c20 = a2.fma(b0, c20);
+            c21 = a2.fma(b1, c21);
+            FloatVector a3 = FloatVector.broadcast(S, ap[ai + 3]);
+            c30 = a3.fma(b0, c30);
+            c31 = a3.fma(b1, c31);
+            FloatVector a4 = FloatVector.broadcast(S, ap[ai + 4]);
+            c40 = a4.fma(b0, c40);
+            c41 = a4.fma(b1, c41);
+            FloatVector a5 = FloatVector.broadcast(S, ap[ai + 5]);
+            c50 = a5.fma(b0, c50);
+            c51 = a5.fma(b1, c51);
+            FloatVector a6 = FloatVector.broadcast(S, ap[ai + 6]);
+            c60 = a6.fma(b0, c60);
+            c61 = a6.fma(b1, c61);
+            FloatVector a7 = FloatVector.broadcast(S, ap[ai + 7]);
+            c70 = a7.fma(b0, c70);
+            c71 = a7.fma(b1, c71);
+        }
+        int i1 = ci + ldc;
+        int i2 = i1 + ldc;
+        int i3 = i2 + ldc;
+        int i4 = i3 + ldc;
+        int i5 = i4 + ldc;
+        int i6 = i5 + ldc;
+        int i7 = i6 + ldc;
+        if (add) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci));
+            c01 = c01.add(FloatVector.fromArray(S, c, ci + L));
+            c10 = c10.add(FloatVector.fromArray(S, c, i1));
+            c11 = c11.add(FloatVector.fromArray(S, c, i1 + L));
+            c20 = c20.add(FloatVector.fromArray(S, c, i2));
+            c21 = c21.add(FloatVector.fromArray(S, c, i2 + L));
+            c30 = c30.add(FloatVector.fromArray(S, c, i3));
+            c31 = c31.add(FloatVector.fromArray(S, c, i3 + L));
+            c40 = c40.add(FloatVector.fromArray(S, c, i4));
+            c41 = c41.add(FloatVector.fromArray(S, c, i4 + L));
+            c50 = c50.add(FloatVector.fromArray(S, c, i5));
+            c51 = c51.add(FloatVector.fromArray(S, c, i5 + L));
+            c60 = c60.add(FloatVector.fromArray(S, c, i6));
+            c61 = c61.add(FloatVector.fromArray(S, c, i6 + L));
+            c70 = c70.add(FloatVector.fromArray(S, c, i7));
+            c71 = c71.add(FloatVector.fromArray(S, c, i7 + L));
+        }
+        c00.intoArray(c, ci);
+        c01.intoArray(c, ci + L);
+        c10.intoArray(c, i1);
+        c11.intoArray(c, i1 + L);
+        c20.intoArray(c, i2);
+        c21.intoArray(c, i2 + L);
+        c30.intoArray(c, i3);
+        c31.intoArray(c, i3 + L);
+        c40.intoArray(c, i4);
+        c41.intoArray(c, i4 + L);
+        c50.intoArray(c, i5);
+        c51.intoArray(c, i5 + L);
+        c60.intoArray(c, i6);
+        c61.intoArray(c, i6 + L);
+        c70.intoArray(c, i7);
+        c71.intoArray(c, i7 + L);
+    }
+
+    /**
+     * {@link #kernel4} with A read in place: up to {@link #DIRECT_ROWS} rows from {@code a0}, {@code lda} apart, their
+     * columns adjacent. A tile with fewer rows reads its last row again for the missing ones and keeps only its valid
+     * part. The end (scaling, storing) repeats {@link #kernel4}'s, for the reason given there.
      */
     private static void rowKernel(float[] a, int a0, int lda, int rows, float[] bp, int bBase, int kc, float[] c,
                                   int ci, int ldc, int cols, boolean add, float alpha) {
@@ -617,7 +759,7 @@ final class VectorGemm {
             c30 = c30.mul(alpha);
             c31 = c31.mul(alpha);
         }
-        if (rows == MR && cols == NR) {
+        if (rows == DIRECT_ROWS && cols == NR) {
             int i1 = ci + ldc;
             int i2 = i1 + ldc;
             int i3 = i2 + ldc;

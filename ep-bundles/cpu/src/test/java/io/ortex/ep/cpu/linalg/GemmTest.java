@@ -4,6 +4,7 @@ import static io.ortex.ep.cpu.KernelHarness.COMMON_POOL;
 import static io.ortex.testing.RandomFloats.uniform;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.ortex.api.spi.KernelContext;
 import org.junit.jupiter.api.Test;
@@ -64,6 +65,18 @@ class GemmTest {
                                 + ": " + got[i] + " vs " + want[i]);
             }
         }
+    }
+
+    @Test
+    void theMicroKernelHasTheRowsItWasAskedForOrThoseItsVectorsSuit() {
+        assumeTrue(VectorSupport.enabled(), "the Vector API is off in this run");
+        String asked = System.getProperty(VectorGemm.ROWS_PROPERTY);
+        // 512-bit vectors (panels of 32 floats) come with 32 registers, room for 8 rows of accumulators
+        int expected = asked != null ? Integer.parseInt(asked)
+                : VectorGemm.NR >= 32 && Runtime.version().feature() >= 25 ? 8 : 4;
+        assertEquals(expected, VectorGemm.MR);
+        assertTrue(VectorSupport.description().contains(expected + "x" + VectorGemm.NR + " micro-kernel"),
+                VectorSupport.description());
     }
 
     @Test

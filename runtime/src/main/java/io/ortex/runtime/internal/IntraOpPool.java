@@ -4,21 +4,24 @@ import io.ortex.api.InvalidArgumentException;
 import io.ortex.api.spi.KernelContext.RangeBody;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
 /**
  * Intra-op threads: a fixed set of worker threads that split one {@code parallelFor} at a time with the thread that
- * calls it. A call allocates nothing: the job lives in fields, and chunks are claimed through one atomic ticket that
- * carries the job's generation, so a worker that wakes late can never take a chunk of the next job. The chunk count
- * is read with its generation too: a worker still looking at a finished job while the next one is being set up would
- * otherwise compare that job's ticket with the new job's count and claim a chunk that does not exist.
+ * calls it. A call allocates nothing: the job lives in fields, its generation is published in one atomic word with
+ * its chunk count, and each chunk is claimed by turning its stamp from "free in this generation" to "claimed in this
+ * generation", so a worker that wakes late, still on a finished job, can never take a chunk of the next one.
  *
- * <p>A job is cut into {@link #CHUNKS_PER_THREAD} chunks per thread, which the threads claim one at a time: a
- * thread that runs slower (another process on its core, a worker that woke late) takes fewer chunks instead of
- * holding every other thread up at the end. A job of fewer than twice that many smallest chunks is cut into those,
- * as many of them as make a multiple of the threads.
+ * <p>A job is cut into {@link #CHUNKS_PER_THREAD} chunks per thread. Each thread (the caller first, then the workers
+ * in order) has a share of them, the same chunks of every job of the same size, and claims its own before it helps
+ * with the others': a thread then tends to work on the part of the data it worked on in the kernel before (the rows
+ * of a matrix product it wrote, the panels of weights it read), still in its core's caches, while a thread that runs
+ * slower (another process on its core, a worker that woke late) takes fewer chunks instead of holding every other
+ * thread up at the end. A job of fewer than twice that many smallest chunks is cut into those, as many of them as
+ * make a multiple of the threads.
  *
  * <p>Only one job runs at a time. A call made while the pool is busy (a second session or run sharing the pool, or a
  * kernel calling {@code parallelFor} from inside a chunk) runs inline on its own thread, so nesting never deadlocks.
@@ -41,14 +44,17 @@ final class IntraOpPool implements AutoCloseable {
     private final boolean spin;
     private volatile boolean closed;
 
-    // The current job. Written by the caller before it publishes the ticket; read by whoever claims a chunk.
+    // The current job. Written by the caller before it publishes the chunk count; read by whoever claims a chunk.
     private RangeBody body;
     private int count;
-    /** (generation << 32) | chunk count of the current job; written before the ticket. */
+    /** (generation << 32) | chunk count of the current job, published last: a worker waits for a new generation. */
     private final AtomicLong chunks = new AtomicLong();
     private Thread caller;
-    /** (generation << 32) | next chunk index. */
-    private final AtomicLong ticket = new AtomicLong();
+    /**
+     * Per chunk index, {@code 2 * generation} while the chunk of that job is free, {@code 2 * generation + 1} once
+     * claimed (a job has fewer than twice the usual number of chunks).
+     */
+    private final AtomicIntegerArray claimed;
     private final AtomicInteger remaining = new AtomicInteger();
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private int generation;
@@ -78,6 +84,7 @@ final class IntraOpPool implements AutoCloseable {
         }
         this.threads = requested > 0 ? requested : Runtime.getRuntime().availableProcessors();
         this.spin = spin;
+        this.claimed = new AtomicIntegerArray(2 * threads * CHUNKS_PER_THREAD);
         this.workers = new Worker[threads - 1];
         for (int i = 0; i < workers.length; i++) {
             workers[i] = new Worker(i);
@@ -127,14 +134,16 @@ final class IntraOpPool implements AutoCloseable {
             failure.set(null);
             remaining.set(n);
             generation++;
+            for (int c = 0; c < n; c++) {
+                claimed.setPlain(c, 2 * generation); // published by the volatile write below
+            }
             chunks.set((long) generation << 32 | n);
-            ticket.set((long) generation << 32);
             for (Worker w : workers) {
                 if (w.parked) {
                     LockSupport.unpark(w);
                 }
             }
-            runChunks(generation);
+            runChunks(generation, 0);
             while (remaining.get() != 0) {
                 if (!spinUntilDone()) {
                     LockSupport.park(this);
@@ -164,19 +173,23 @@ final class IntraOpPool implements AutoCloseable {
         return false;
     }
 
-    /** Claims and runs chunks of the job of generation {@code gen} until none is left. */
-    private void runChunks(int gen) {
-        while (true) {
-            long t = ticket.get();
-            long job = chunks.get();
-            if ((int) (t >>> 32) != gen || (int) (job >>> 32) != gen || (int) t >= (int) job) {
-                return;
-            }
-            if (!ticket.compareAndSet(t, t + 1)) {
+    /**
+     * Claims and runs chunks of the job of generation {@code gen} until none is left: first the share of thread
+     * {@code self} (0 for the caller, 1 + a worker's index), then, going round from the share after it, the others'.
+     */
+    private void runChunks(int gen, int self) {
+        long job = chunks.get();
+        if ((int) (job >>> 32) != gen) {
+            return;
+        }
+        int n = (int) job;
+        int first = (int) ((long) n * self / threads);
+        for (int i = 0; i < n; i++) {
+            int c = first + i < n ? first + i : first + i - n;
+            // every chunk of a finished job was claimed, and the next job marks its own free with its generation
+            if (!claimed.compareAndSet(c, 2 * gen, 2 * gen + 1)) {
                 continue;
             }
-            int c = (int) t;
-            int n = (int) job;
             int total = count;
             RangeBody work = body;
             Thread waiting = caller;
@@ -202,9 +215,12 @@ final class IntraOpPool implements AutoCloseable {
     /** A worker: waits for a job of a new generation, helps with its chunks, and waits again. */
     private final class Worker extends Thread {
         volatile boolean parked;
+        /** This worker's share of each job: the caller has the first. */
+        private final int self;
 
         Worker(int index) {
             super("ortex-intra-op-" + index);
+            this.self = index + 1;
             setDaemon(true);
         }
 
@@ -217,7 +233,7 @@ final class IntraOpPool implements AutoCloseable {
                     continue;
                 }
                 seen = gen;
-                runChunks(gen);
+                runChunks(gen, self);
             }
         }
 
@@ -226,7 +242,7 @@ final class IntraOpPool implements AutoCloseable {
             if (spin) {
                 long deadline = System.nanoTime() + SPIN_NANOS;
                 do {
-                    int gen = (int) (ticket.get() >>> 32);
+                    int gen = (int) (chunks.get() >>> 32);
                     if (gen != seen) {
                         return gen;
                     }
@@ -235,12 +251,12 @@ final class IntraOpPool implements AutoCloseable {
             }
             parked = true;
             try {
-                int gen = (int) (ticket.get() >>> 32);
+                int gen = (int) (chunks.get() >>> 32);
                 if (gen != seen || closed) {
                     return gen;
                 }
                 LockSupport.park(IntraOpPool.this);
-                return (int) (ticket.get() >>> 32);
+                return (int) (chunks.get() >>> 32);
             } finally {
                 parked = false;
             }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ortex.api.InvalidArgumentException;
 import io.ortex.api.spi.KernelContext;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -148,6 +149,35 @@ class IntraOpPoolTest {
                     }
                 });
                 assertTrue(othersFinishedFirst.get(), "the other thread took the chunks the stalled one left");
+            }
+        });
+    }
+
+    @Test
+    void eachThreadStartsWithTheSameShareOfTheChunksOnEveryCall() {
+        assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
+            try (IntraOpPool pool = new IntraOpPool(2)) {
+                Thread caller = Thread.currentThread();
+                for (int job = 0; job < 20; job++) {
+                    // four chunks, two per thread; each thread holds its first chunk until the other has started
+                    // one, so that neither can take a chunk of the other's share before starting on its own
+                    CountDownLatch bothStarted = new CountDownLatch(2);
+                    Map<Thread, Integer> firstChunk = new ConcurrentHashMap<>();
+                    pool.parallelFor(4, 1, (from, to) -> {
+                        if (firstChunk.putIfAbsent(Thread.currentThread(), from) == null) {
+                            bothStarted.countDown();
+                            try {
+                                bothStarted.await(10, TimeUnit.SECONDS);
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                            }
+                        }
+                    });
+                    assertEquals(2, firstChunk.size(), "job " + job + ": " + firstChunk);
+                    assertEquals(0, firstChunk.get(caller), "job " + job + ": the caller's first chunk");
+                    firstChunk.remove(caller);
+                    assertEquals(2, firstChunk.values().iterator().next(), "job " + job + ": the worker's first chunk");
+                }
             }
         });
     }

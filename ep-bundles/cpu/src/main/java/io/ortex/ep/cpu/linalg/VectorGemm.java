@@ -53,7 +53,8 @@ final class VectorGemm {
     private static final int UNITS_PER_THREAD = 4;
 
     private static final ThreadLocal<float[]> A_BLOCK = ThreadLocal.withInitial(() -> new float[MC_MAX * KC]);
-    private static final ThreadLocal<float[]> EDGE = ThreadLocal.withInitial(() -> new float[MR * NR]);
+    /** A partial tile on its way into C; only the 4-row kernels store partial tiles. */
+    private static final ThreadLocal<float[]> EDGE = ThreadLocal.withInitial(() -> new float[4 * NR]);
 
     private VectorGemm() {
     }
@@ -518,8 +519,9 @@ final class VectorGemm {
 
     /**
      * One MR x NR tile of C over one block of the reduction: {@code alpha} times the product, stored, or added to
-     * what C holds; the bias and activation follow in {@link #finish}. A tile of 8 rows with at most 4 of them in C
-     * (the last tile of A) takes the 4-row kernel, which reads only the first 4 rows of each step.
+     * what C holds; the bias and activation follow in {@link #finish}. Only a whole, unscaled tile of 8 rows takes
+     * the 8-row kernel; any other tile of 8 rows goes to the 4-row kernel a half at a time, each half reading its 4
+     * rows of every step.
      */
     private static void kernel(float[] ap, int aBase, float[] bp, int bBase, int kc, float[] c, int ci, int ldc,
                                int rows, int cols, boolean add, float alpha) {

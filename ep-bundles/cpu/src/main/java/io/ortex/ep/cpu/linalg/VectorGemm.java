@@ -189,7 +189,10 @@ final class VectorGemm {
             return;
         }
         int blocks = (m + MC_MAX - 1) / MC_MAX;
-        blocks = Math.min((m + MR - 1) / MR, (blocks + threads - 1) / threads * threads);
+        if (!splitsColumns(m, n, threads)) {
+            // at least a block of rows per thread
+            blocks = Math.min((m + MR - 1) / MR, (blocks + threads - 1) / threads * threads);
+        }
         int mc = ((m + blocks - 1) / blocks + MR - 1) / MR * MR;
         int rowBlocks = (m + mc - 1) / mc;
         // a few units per thread, so that a thread that runs slower takes fewer of them
@@ -228,6 +231,17 @@ final class VectorGemm {
                 packedUnit(ap, m, k, n, b.panels(), c, cOff, ldc, ep, mc, u / g, u % g, g, panels);
             }
         });
+    }
+
+    /**
+     * Whether a product on several threads splits only the columns of C between them, keeping A whole, rather than
+     * its rows. A thread then reads all of A (packed once, and shared) and its part of B, instead of its part of A and
+     * all of B: less when A fits one block of rows and C has more columns than rows, as in a transformer's layers
+     * (128 tokens times weights of 384 or 1536 columns, which come from memory on every run). A taller A is split by
+     * rows, whose blocks would each read a thread's part of B again.
+     */
+    static boolean splitsColumns(int m, int n, int threads) {
+        return threads > 1 && m <= MC_MAX && n > m;
     }
 
     /**

@@ -3,6 +3,7 @@ package io.ortex.ep.cpu.linalg;
 import static io.ortex.ep.cpu.KernelHarness.COMMON_POOL;
 import static io.ortex.testing.RandomFloats.uniform;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -110,6 +111,22 @@ class GemmTest {
         check(1536, 520, 420, false, ep, COMMON_POOL, "threads");
         // 128 rows by 8300 steps are more than a thread packs whole: A is packed block by block
         check(128, 8300, 40, false, ep, null, "a long reduction");
+    }
+
+    @Test
+    void productsWiderThanTallSplitTheirColumnsBetweenThreads() {
+        // a transformer layer's shapes: one block of rows, more columns than rows, with a column bias and activation
+        float[] bias = uniform(1000, 17);
+        Epilogue ep = new Epilogue(1f, false, bias, 0, false, Activation.GELU);
+        check(128, 384, 400, false, ep, COMMON_POOL, "128 rows");
+        check(37, 300, 1000, false, ep, COMMON_POOL, "37 rows");
+        check(128, 300, 100, false, ep, COMMON_POOL, "taller than wide");
+        assumeTrue(VectorSupport.enabled(), "the Vector API is off in this run");
+        assertTrue(VectorGemm.splitsColumns(128, 384, 2));
+        assertTrue(VectorGemm.splitsColumns(1, 2, 2));
+        assertFalse(VectorGemm.splitsColumns(128, 384, 1), "one thread");
+        assertFalse(VectorGemm.splitsColumns(128, 128, 2), "as wide as tall");
+        assertFalse(VectorGemm.splitsColumns(VectorGemm.MC_MAX + 1, 4096, 2), "more rows than a block");
     }
 
     @Test

@@ -300,6 +300,44 @@ class CpuFusionsTest {
         assertEquals(List.of("ReduceMean+Sub+Pow+ReduceMean+Add+Sqrt+Div+Mul+Add"), fusedGroups(a));
     }
 
+    /** {@code y = LayerNorm(a + b)} over rows of 32, the sum also a graph output when {@code sumIsOutput}. */
+    private static ModelBuilder residualLayerNorm(long[] bShape, boolean sumIsOutput) {
+        ModelBuilder m = TestModels.builder()
+                .input("a", FLOAT, 4, 32)
+                .input("b", FLOAT, bShape)
+                .floats("two", new long[0], 2f)
+                .floats("eps", new long[0], 1e-5f)
+                .floats("gamma", new long[] {32}, uniform(32, 7))
+                .floats("beta", new long[] {32}, uniform(32, 8))
+                .node("Add", "residual", List.of("a", "b"), List.of("x"))
+                .node(node("ReduceMean", "mean", List.of("x"), "mu").addAttribute(ints("axes", -1)))
+                .node("Sub", "sub", List.of("x", "mu"), List.of("d"))
+                .node("Pow", "pow", List.of("d", "two"), List.of("p"))
+                .node(node("ReduceMean", "mean2", List.of("p"), "var").addAttribute(ints("axes", -1)))
+                .node("Add", "addeps", List.of("var", "eps"), List.of("ve"))
+                .node("Sqrt", "sqrt", List.of("ve"), List.of("sd"))
+                .node("Div", "div", List.of("d", "sd"), List.of("n"))
+                .node("Mul", "scale", List.of("n", "gamma"), List.of("g"))
+                .node("Add", "shift", List.of("g", "beta"), List.of("y"))
+                .output("y", FLOAT, 4, 32);
+        return sumIsOutput ? m.output("x", FLOAT, 4, 32) : m;
+    }
+
+    @Test
+    void theResidualAddBeforeALayerNormalizationJoinsIt() {
+        Map<String, Tensor> feeds = Map.of("a", Tensor.ofFloats(uniform(128, 9), 4, 32),
+                "b", Tensor.ofFloats(uniform(128, 10), 4, 32));
+        assertEquals(List.of("Add+ReduceMean+Sub+Pow+ReduceMean+Add+Sqrt+Div+Mul+Add"),
+                fusedGroups(compare(residualLayerNorm(new long[] {4, 32}, false), feeds)));
+        // an operand that broadcasts: the kernel leaves the group to the nodes
+        Map<String, Tensor> row = Map.of("a", feeds.get("a"), "b", Tensor.ofFloats(uniform(32, 11), 32));
+        assertEquals(List.of("Add+ReduceMean+Sub+Pow+ReduceMean+Add+Sqrt+Div+Mul+Add"),
+                fusedGroups(compare(residualLayerNorm(new long[] {32}, false), row)));
+        // the sum is read outside the normalization: the Add stays a node of its own
+        assertEquals(List.of("ReduceMean+Sub+Pow+ReduceMean+Add+Sqrt+Div+Mul+Add"),
+                fusedGroups(compare(residualLayerNorm(new long[] {4, 32}, true), feeds)));
+    }
+
     @Test
     void patternsThatDoNotQualifyStaySingleNodes() {
         // the product is also a graph output: the MatMul and the Add cannot become one kernel

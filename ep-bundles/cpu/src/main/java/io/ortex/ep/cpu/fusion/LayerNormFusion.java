@@ -6,6 +6,7 @@ import io.ortex.api.spi.NodeView;
 import io.ortex.api.spi.ValueView;
 import io.ortex.ep.cpu.linalg.Elementwise;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -15,6 +16,10 @@ import java.util.List;
  *   y = Add(Mul(n, gamma), beta)       (the Mul and the Add optional)
  * </pre>
  * with both ReduceMeans over the last axis only, keeping it, and every intermediate read only inside the pattern.
+ * When {@code x} is the sum of two activations read by nothing else (a transformer's residual connection,
+ * {@code x = Add(a, b)}), the Add joins the kernel, as in ONNX Runtime's SkipLayerNormalization: each row is summed
+ * and normalized while it is in the cache, and the sum is never stored. An Add with a constant operand (a bias) is
+ * left to the fusions of the node that produces its other operand.
  */
 final class LayerNormFusion {
     /** The fusion's name. */
@@ -71,6 +76,10 @@ final class LayerNormFusion {
             return null;
         }
         List<NodeView> nodes = new ArrayList<>(List.of(mean, sub, pow, mean2, addEps, sqrt, div));
+        NodeView residual = residualAdd(x);
+        if (residual != null) {
+            nodes.add(0, residual);
+        }
         ValueView out = Pattern.output(div);
         float[] gamma = null;
         float[] beta = null;
@@ -96,14 +105,20 @@ final class LayerNormFusion {
         float[] shift = beta;
         float epsilon = eps;
         String xName = x.name();
+        String aName = residual == null ? null : residual.inputs().get(0).name();
+        String bName = residual == null ? null : residual.inputs().get(1).name();
         return new FusionMatch(NAME, nodes, (inputNames, outputNames) -> {
-            int xi = inputNames.indexOf(xName);
-            if (xi < 0) {
+            int xi = inputNames.indexOf(residual == null ? xName : aName);
+            int bi = residual == null ? -1 : inputNames.indexOf(bName);
+            if (xi < 0 || residual != null && bi < 0) {
                 return (in, ctx) -> null;
             }
             return (in, ctx) -> {
                 Tensor t = in[xi];
-                if (t.type() != ElementType.FLOAT || t.rank() < 1 || outputNames.size() != 1) {
+                Tensor skip = bi < 0 ? null : in[bi];
+                if (t.type() != ElementType.FLOAT || t.rank() < 1 || outputNames.size() != 1
+                        || skip != null && (skip.type() != ElementType.FLOAT
+                        || !Arrays.equals(skip.shape(), t.shape()))) {
                     return null;
                 }
                 int cols = (int) t.dim(t.rank() - 1);
@@ -113,15 +128,39 @@ final class LayerNormFusion {
                 int rows = t.size() / cols;
                 Tensor y = ctx.allocateUninitialized(ElementType.FLOAT, t.shape());
                 float[] src = t.floats();
+                float[] added = skip == null ? null : skip.floats();
                 float[] dst = y.floats();
                 ctx.parallelFor(rows, Math.max(1, 4096 / cols), (from, to) -> {
                     for (int r = from; r < to; r++) {
-                        Elementwise.layerNorm(src, r * cols, cols, scale, shift, epsilon, dst, r * cols);
+                        int o = r * cols;
+                        if (added == null) {
+                            Elementwise.layerNorm(src, o, cols, scale, shift, epsilon, dst, o);
+                        } else {
+                            Elementwise.binary(Elementwise.Binary.ADD, src, o, added, o, dst, o, cols);
+                            Elementwise.layerNorm(dst, o, cols, scale, shift, epsilon, dst, o);
+                        }
                     }
                 });
                 return new Tensor[] {y};
             };
         }, true);
+    }
+
+    /**
+     * The Add that makes {@code x} from two activations, when nothing but the normalization reads {@code x}; else
+     * {@code null}.
+     */
+    private static NodeView residualAdd(ValueView x) {
+        NodeView add = Pattern.producer(x);
+        if (!Pattern.is(add, "Add") || add.inputs().size() != 2 || x.isGraphOutput() || x.consumers().size() != 2) {
+            return null;
+        }
+        for (ValueView operand : add.inputs()) {
+            if (operand == null || operand.isInitializer() || !Pattern.mayBeFloat(operand)) {
+                return null;
+            }
+        }
+        return add;
     }
 
     /** A ReduceMean over the last axis only, keeping it (axes as attribute, or as a constant input from opset 18). */

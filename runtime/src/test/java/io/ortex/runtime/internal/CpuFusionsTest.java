@@ -285,19 +285,26 @@ class CpuFusionsTest {
                 .floats("two", new long[0], 2f)
                 .floats("eps", new long[0], 1e-5f)
                 .floats("gamma", new long[] {1}, 1.5f)
-                .floats("beta", new long[] {1}, -0.25f)
-                .node(node("ReduceMean", "mean", List.of("x"), "mu").addAttribute(ints("axes", -1)))
-                .node("Sub", "sub", List.of("x", "mu"), List.of("d"))
+                .floats("beta", new long[] {1}, -0.25f);
+        layerNormOf(m, "x").output("y", FLOAT, 4, 32);
+        List<NodeAssignment> a = compare(m, Map.of("x", Tensor.ofFloats(uniform(128, 9), 4, 32)));
+        assertEquals(List.of("ReduceMean+Sub+Pow+ReduceMean+Add+Sqrt+Div+Mul+Add"), fusedGroups(a));
+    }
+
+    /**
+     * Appends a LayerNormalization of {@code x} over its last axis as exporters write it out, into {@code y}, reading
+     * the initializers {@code two}, {@code eps}, {@code gamma} and {@code beta}.
+     */
+    private static ModelBuilder layerNormOf(ModelBuilder m, String x) {
+        return m.node(node("ReduceMean", "mean", List.of(x), "mu").addAttribute(ints("axes", -1)))
+                .node("Sub", "sub", List.of(x, "mu"), List.of("d"))
                 .node("Pow", "pow", List.of("d", "two"), List.of("p"))
                 .node(node("ReduceMean", "mean2", List.of("p"), "var").addAttribute(ints("axes", -1)))
                 .node("Add", "addeps", List.of("var", "eps"), List.of("ve"))
                 .node("Sqrt", "sqrt", List.of("ve"), List.of("sd"))
                 .node("Div", "div", List.of("d", "sd"), List.of("n"))
                 .node("Mul", "scale", List.of("n", "gamma"), List.of("g"))
-                .node("Add", "shift", List.of("g", "beta"), List.of("y"))
-                .output("y", FLOAT, 4, 32);
-        List<NodeAssignment> a = compare(m, Map.of("x", Tensor.ofFloats(uniform(128, 9), 4, 32)));
-        assertEquals(List.of("ReduceMean+Sub+Pow+ReduceMean+Add+Sqrt+Div+Mul+Add"), fusedGroups(a));
+                .node("Add", "shift", List.of("g", "beta"), List.of("y"));
     }
 
     /** {@code y = LayerNorm(a + b)} over rows of 32, the sum also a graph output when {@code sumIsOutput}. */
@@ -309,17 +316,8 @@ class CpuFusionsTest {
                 .floats("eps", new long[0], 1e-5f)
                 .floats("gamma", new long[] {32}, uniform(32, 7))
                 .floats("beta", new long[] {32}, uniform(32, 8))
-                .node("Add", "residual", List.of("a", "b"), List.of("x"))
-                .node(node("ReduceMean", "mean", List.of("x"), "mu").addAttribute(ints("axes", -1)))
-                .node("Sub", "sub", List.of("x", "mu"), List.of("d"))
-                .node("Pow", "pow", List.of("d", "two"), List.of("p"))
-                .node(node("ReduceMean", "mean2", List.of("p"), "var").addAttribute(ints("axes", -1)))
-                .node("Add", "addeps", List.of("var", "eps"), List.of("ve"))
-                .node("Sqrt", "sqrt", List.of("ve"), List.of("sd"))
-                .node("Div", "div", List.of("d", "sd"), List.of("n"))
-                .node("Mul", "scale", List.of("n", "gamma"), List.of("g"))
-                .node("Add", "shift", List.of("g", "beta"), List.of("y"))
-                .output("y", FLOAT, 4, 32);
+                .node("Add", "residual", List.of("a", "b"), List.of("x"));
+        layerNormOf(m, "x").output("y", FLOAT, 4, 32);
         return sumIsOutput ? m.output("x", FLOAT, 4, 32) : m;
     }
 

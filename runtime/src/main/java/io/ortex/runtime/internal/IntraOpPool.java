@@ -179,7 +179,7 @@ final class IntraOpPool implements AutoCloseable {
      */
     private void runChunks(int gen, int self) {
         long job = chunks.get();
-        if ((int) (job >>> 32) != gen) {
+        if (generationOf(job) != gen) {
             return;
         }
         int n = (int) job;
@@ -202,6 +202,11 @@ final class IntraOpPool implements AutoCloseable {
                 LockSupport.unpark(waiting);
             }
         }
+    }
+
+    /** The generation of a job as {@link #chunks} holds it. */
+    private static int generationOf(long job) {
+        return (int) (job >>> 32);
     }
 
     @Override
@@ -242,7 +247,7 @@ final class IntraOpPool implements AutoCloseable {
             if (spin) {
                 long deadline = System.nanoTime() + SPIN_NANOS;
                 do {
-                    int gen = (int) (chunks.get() >>> 32);
+                    int gen = generationOf(chunks.get());
                     if (gen != seen) {
                         return gen;
                     }
@@ -251,12 +256,12 @@ final class IntraOpPool implements AutoCloseable {
             }
             parked = true;
             try {
-                int gen = (int) (chunks.get() >>> 32);
+                int gen = generationOf(chunks.get());
                 if (gen != seen || closed) {
                     return gen;
                 }
                 LockSupport.park(IntraOpPool.this);
-                return (int) (chunks.get() >>> 32);
+                return generationOf(chunks.get());
             } finally {
                 parked = false;
             }

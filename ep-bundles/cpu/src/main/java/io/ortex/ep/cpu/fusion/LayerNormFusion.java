@@ -104,18 +104,18 @@ final class LayerNormFusion {
         float[] scale = gamma;
         float[] shift = beta;
         float epsilon = eps;
-        String xName = x.name();
-        String aName = residual == null ? null : residual.inputs().get(0).name();
-        String bName = residual == null ? null : residual.inputs().get(1).name();
+        // the rows to normalize, or the two the residual Add sums into them
+        String xName = residual == null ? x.name() : residual.inputs().get(0).name();
+        String skipName = residual == null ? null : residual.inputs().get(1).name();
         return new FusionMatch(NAME, nodes, (inputNames, outputNames) -> {
-            int xi = inputNames.indexOf(residual == null ? xName : aName);
-            int bi = residual == null ? -1 : inputNames.indexOf(bName);
-            if (xi < 0 || residual != null && bi < 0) {
+            int xi = inputNames.indexOf(xName);
+            int si = skipName == null ? -1 : inputNames.indexOf(skipName);
+            if (xi < 0 || skipName != null && si < 0) {
                 return (in, ctx) -> null;
             }
             return (in, ctx) -> {
                 Tensor t = in[xi];
-                Tensor skip = bi < 0 ? null : in[bi];
+                Tensor skip = si < 0 ? null : in[si];
                 if (t.type() != ElementType.FLOAT || t.rank() < 1 || outputNames.size() != 1
                         || skip != null && (skip.type() != ElementType.FLOAT
                         || !Arrays.equals(skip.shape(), t.shape()))) {

@@ -15,8 +15,11 @@ import io.ortex.onnx.proto.Onnx.OperatorSetIdProto;
 import io.ortex.onnx.proto.Onnx.StringStringEntryProto;
 import io.ortex.onnx.proto.Onnx.TensorProto;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -315,6 +318,42 @@ public final class OnnxModel {
      */
     public boolean isLeftInModelFile(TensorProto t) {
         return leftInFile.range(t) != null;
+    }
+
+    /**
+     * Maps a tensor's data read-only when it lies in a file: a range of the model file its data was left in (through
+     * the file kept open, so a path deleted or replaced since does not matter), or its external data file. See
+     * {@link ValueView#mappedData()}.
+     *
+     * @param t a tensor message of this model
+     * @return the little-endian data, or empty when it is held in memory, or the file changed size or cannot be
+     *     mapped
+     */
+    public Optional<ByteBuffer> map(TensorProto t) {
+        try {
+            InlineData.Range r = leftInFile.range(t);
+            if (r != null) {
+                FileChannel ch = leftInFile.channel();
+                return ch.size() != leftInFile.size() ? Optional.empty() : map(ch, r.offset(), r.length());
+            }
+            if (!ExternalData.isExternal(t)) {
+                return Optional.empty();
+            }
+            ExternalDataInfo info = ExternalData.locate(t, externalFolder, description);
+            try (FileChannel ch = FileChannel.open(info.file(), StandardOpenOption.READ)) {
+                return map(ch, info.offset(), info.length());
+            }
+        } catch (IOException | UnsupportedOperationException | InvalidModelException e) {
+            // the data is decoded into memory instead, which names what is wrong with it
+            return Optional.empty();
+        }
+    }
+
+    private static Optional<ByteBuffer> map(FileChannel ch, long offset, long length) throws IOException {
+        if (offset < 0 || length < 0 || length > Integer.MAX_VALUE || offset + length > ch.size()) {
+            return Optional.empty();
+        }
+        return Optional.of(ch.map(FileChannel.MapMode.READ_ONLY, offset, length).order(ByteOrder.LITTLE_ENDIAN));
     }
 
     /** Gets the data this model and the models rewritten from it read from the model file. */

@@ -6,6 +6,7 @@ import io.ortex.api.spi.ExternalDataInfo;
 import io.ortex.api.spi.NodeView;
 import io.ortex.api.spi.ValueView;
 import io.ortex.onnx.proto.Onnx.TensorProto;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -101,6 +102,11 @@ public final class Value implements ValueView {
     @Override
     public Optional<ExternalDataInfo> externalData() {
         return initializer == null ? Optional.empty() : graph.model().externalInfo(initializer);
+    }
+
+    @Override
+    public Optional<ByteBuffer> mappedData() {
+        return initializer == null ? Optional.empty() : graph.model().map(initializer);
     }
 
     @Override

@@ -21,6 +21,8 @@ import io.ortex.onnx.proto.Onnx.GraphProto;
 import io.ortex.onnx.proto.Onnx.ModelProto;
 import io.ortex.onnx.proto.Onnx.TensorProto;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -123,6 +125,66 @@ class DataLeftInFileTest {
         InvalidModelException e = assertThrows(InvalidModelException.class, () -> decoded(left, "B"));
         assertTrue(e.getMessage().contains("m.onnx") && e.getMessage().contains("changed size")
                 && e.getMessage().contains("'B'"), e.getMessage());
+    }
+
+    private static float[] mapped(OnnxModel m, String name) {
+        ByteBuffer b = m.graph().value(name).flatMap(ValueView::mappedData).orElseThrow();
+        assertTrue(b.isReadOnly(), name);
+        assertEquals(ByteOrder.LITTLE_ENDIAN, b.order(), name);
+        float[] f = new float[b.remaining() / Float.BYTES];
+        b.asFloatBuffer().get(f);
+        return f;
+    }
+
+    @Test
+    void theDataLeftInTheFileIsMappedFromTheFileItWasReadFrom() throws IOException {
+        Path file = write(folder, "m.onnx", model3());
+        OnnxModel whole = ModelReader.read(file);
+        OnnxModel left = ModelReader.readLeavingDataInFile(file, ResourceLimits.DEFAULTS);
+        float[] expected = decoded(whole, "A");
+        // the path now names another file of the same size: the mapping still reads the one the model came from
+        long size = Files.size(file);
+        Files.delete(file);
+        Files.write(file, new byte[(int) size]);
+
+        assertArrayEquals(expected, mapped(left, "A"));
+        assertArrayEquals(decoded(whole, "B"), mapped(ModelReader.rewrite(left, left.proto()), "B"));
+        assertTrue(left.graph().value("S").flatMap(ValueView::mappedData).isEmpty(), "data held in memory");
+        assertTrue(whole.graph().value("A").flatMap(ValueView::mappedData).isEmpty(), "data read whole");
+        assertTrue(left.graph().value("X").flatMap(ValueView::mappedData).isEmpty(), "a graph input");
+    }
+
+    @Test
+    void aFileThatChangedSizeIsNotMapped() throws IOException {
+        Path file = write(folder, "m.onnx", model3());
+        OnnxModel left = ModelReader.readLeavingDataInFile(file, ResourceLimits.DEFAULTS);
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            ch.truncate(100);
+        }
+
+        assertTrue(left.graph().value("A").flatMap(ValueView::mappedData).isEmpty());
+    }
+
+    @Test
+    void externalDataIsMappedAndAShortFileIsNot() throws IOException {
+        float[] w = ramp(LARGE, 2f);
+        ByteBuffer bytes = ByteBuffer.allocate(8 + LARGE * Float.BYTES).order(ByteOrder.LITTLE_ENDIAN);
+        bytes.position(8);
+        bytes.asFloatBuffer().put(w);
+        Files.write(folder.resolve("w.bin"), bytes.array());
+        GraphProto g = GraphProto.newBuilder().setName("g")
+                .addInput(value("X", LARGE))
+                .addInitializer(TestModels.external("W", "w.bin", 8, LARGE * 4L, LARGE))
+                .addNode(node("a", "Add", "X,W", "Y"))
+                .addOutput(value("Y", LARGE)).build();
+        Path file = write(folder, "m.onnx", model(g));
+
+        assertArrayEquals(w, mapped(ModelReader.read(file), "W"));
+        OnnxModel m = ModelReader.read(file);
+        try (FileChannel ch = FileChannel.open(folder.resolve("w.bin"), StandardOpenOption.WRITE)) {
+            ch.truncate(100);
+        }
+        assertTrue(m.graph().value("W").flatMap(ValueView::mappedData).isEmpty());
     }
 
     @Test

@@ -512,6 +512,11 @@ final class ExecutionPlan {
         } catch (RuntimeException | StackOverflowError e) {
             throw new OrtexException(ErrorCode.RUNTIME_EXCEPTION, "partition " + Names.quote(s.name()) + " of EP "
                     + s.ep() + " failed: " + e, e);
+        } catch (InternalError e) {
+            // how the JVM reports a read of a mapped page that its file no longer has
+            throw new OrtexException(ErrorCode.RUNTIME_EXCEPTION, "partition " + Names.quote(s.name()) + " of EP "
+                    + s.ep() + " failed: " + e + "; a file the session maps (the model file or its external data) may"
+                    + " have been cut short since the session was created: create the session anew", e);
         }
     }
 

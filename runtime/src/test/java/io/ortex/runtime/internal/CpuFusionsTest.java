@@ -4,23 +4,33 @@ import static io.ortex.runtime.internal.FusedGroups.fusedGroups;
 import static io.ortex.testing.Attributes.attr;
 import static io.ortex.testing.Attributes.ints;
 import static io.ortex.testing.RandomFloats.uniform;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ortex.api.ElementType;
 import io.ortex.api.Environment;
 import io.ortex.api.NodeAssignment;
+import io.ortex.api.OrtexException;
 import io.ortex.api.Session;
 import io.ortex.api.SessionOptions;
 import io.ortex.api.Tensor;
 import io.ortex.onnx.proto.Onnx.NodeProto;
 import io.ortex.testing.ModelBuilder;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The CPU EP's fusions through the real runtime: each pattern, built as exporters write it, is claimed as one group
@@ -334,6 +344,54 @@ class CpuFusionsTest {
         // the sum is read outside the normalization: the Add stays a node of its own
         assertEquals(List.of("ReduceMean+Sub+Pow+ReduceMean+Add+Sqrt+Div+Mul+Add"),
                 fusedGroups(compare(residualLayerNorm(new long[] {4, 32}, true), feeds)));
+    }
+
+    /** Gathers rows of a 2048 x 256 table (2 MiB, left in the model file) by int64 indices of shape [2, 3]. */
+    private static ModelBuilder embedding(float[] table) {
+        return TestModels.builder()
+                .input("ids", ElementType.INT64, 2, 3)
+                .floats("table", new long[] {2048, 256}, table)
+                .node("Gather", "embed", List.of("table", "ids"), List.of("rows"))
+                .output("rows", FLOAT, 2, 3, 256);
+    }
+
+    @Test
+    void aGatherFromALargeTableReadsItsRowsFromTheModelFilesMapping(@TempDir Path dir) throws IOException {
+        float[] table = uniform(2048 * 256, 12);
+        Path file = Files.write(dir.resolve("embed.onnx"), embedding(table).bytes());
+        Tensor ids = Tensor.ofLongs(new long[] {0, 5, 2047, -1, -2048, 5}, 2, 3);
+        try (Session mapped = env.createSession(file, new SessionOptions());
+             Session plain = env.createSession(file, new SessionOptions()
+                     .config(SessionOptions.DISABLE_SPECIFIED_OPTIMIZERS, "CpuFusions"))) {
+            float[] rows = mapped.run(Map.of("ids", ids)).get("rows").floats();
+            long[] picked = {0, 5, 2047, 2047, 0, 5};
+            for (int i = 0; i < picked.length; i++) {
+                assertArrayEquals(Arrays.copyOfRange(table, (int) picked[i] * 256, (int) picked[i] * 256 + 256),
+                        Arrays.copyOfRange(rows, i * 256, i * 256 + 256), "row " + i);
+            }
+            assertArrayEquals(plain.run(Map.of("ids", ids)).get("rows").floats(), rows);
+
+            OrtexException outOfRange = assertThrows(OrtexException.class,
+                    () -> mapped.run(Map.of("ids", Tensor.ofLongs(new long[] {0, 1, 2, 3, 2048, 4}, 2, 3))));
+            assertTrue(outOfRange.getMessage().contains("'embed'")
+                    && outOfRange.getMessage().contains("indices value 2048 is out of range"), outOfRange.getMessage());
+
+            // the file cut short under the sessions: the one that decoded the table still runs; the mapped one can
+            // no longer read its rows, and the run fails saying why
+            try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+                ch.truncate(4096);
+            }
+            assertArrayEquals(rows, plain.run(Map.of("ids", ids)).get("rows").floats());
+            OrtexException cut = assertThrows(OrtexException.class, () -> mapped.run(Map.of("ids", ids)));
+            assertTrue(cut.getMessage().contains("cut short since the session was created"), cut.getMessage());
+        }
+    }
+
+    @Test
+    void aGatherFromATableHeldInMemoryIsNoFusion() {
+        // a model read from bytes holds the table on the heap: the plain Gather kernel reads it there
+        assertTrue(fusedGroups(compare(embedding(uniform(2048 * 256, 13)),
+                Map.of("ids", Tensor.ofLongs(new long[] {1, 2, 3, 4, 5, 6}, 2, 3)))).isEmpty());
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.ortex.api.spi;
 
 import io.ortex.api.Tensor;
 import io.ortex.api.TensorInfo;
+import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Optional;
 
@@ -71,6 +72,22 @@ public interface ValueView {
      * @return the external location, or empty
      */
     Optional<ExternalDataInfo> externalData();
+
+    /**
+     * Maps the data of an initializer that lies in a file (external data, or a large initializer whose bytes the
+     * runtime left in the model file) read-only into memory instead of copying it: the operating system reads a page
+     * of the file when it is first touched and, the page being clean, may drop it again. This suits a large table of
+     * which a run reads a few rows, such as a word-embedding table. The bytes are the tensor's raw data, little-endian
+     * as ONNX stores it (the buffer's order says so). The mapping stays valid while the buffer is reachable, after the
+     * session is closed and the file deleted; a file changed in place changes what the mapping reads, and one cut
+     * short makes a read of the lost pages fail with an {@link InternalError}. Added in package version 0.8.0; the
+     * default maps nothing.
+     *
+     * @return the data, or empty when it is held in memory or the file cannot be mapped
+     */
+    default Optional<ByteBuffer> mappedData() {
+        return Optional.empty();
+    }
 
     /**
      * Tells whether this value is an input of its graph.

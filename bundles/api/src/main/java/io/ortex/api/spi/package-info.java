@@ -7,5 +7,5 @@
  * {@link io.ortex.api.spi.GraphView}, and runs what they compile through {@link io.ortex.api.spi.ComputeKernel}s.
  */
 @org.osgi.annotation.bundle.Export
-@org.osgi.annotation.versioning.Version("0.7.0")
+@org.osgi.annotation.versioning.Version("0.8.0")
 package io.ortex.api.spi;

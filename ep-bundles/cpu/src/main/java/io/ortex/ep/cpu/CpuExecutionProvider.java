@@ -93,13 +93,22 @@ final class CpuExecutionProvider implements ExecutionProvider {
         List<ComputeKernel> kernels = new ArrayList<>(graphs.size());
         for (int i = 0; i < graphs.size(); i++) {
             GraphView g = graphs.get(i);
-            if (g.nodes().size() == 1) {
+            if (g.nodes().size() == 1 && !isFusionOfOne(g.nodes().get(0))) {
                 kernels.add(compileNode(g.nodes().get(0), fusedNodes.get(i)));
             } else {
                 kernels.add(compileFused(g, fusedNodes.get(i)));
             }
         }
         return kernels;
+    }
+
+    /**
+     * Whether a node was claimed as a fusion of its own (its single-node claim came second); a node of a larger
+     * fusion that the runtime dropped is compiled on its own.
+     */
+    private boolean isFusionOfOne(NodeView node) {
+        FusionMatch m = fused.get(node);
+        return m != null && m.nodes().size() == 1;
     }
 
     private ComputeKernel compileNode(NodeView node, FusedNode fused) {

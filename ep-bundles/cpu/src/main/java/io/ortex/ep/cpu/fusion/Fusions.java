@@ -11,10 +11,9 @@ import java.util.function.Function;
 
 /**
  * Finds the CPU EP's fusions in a graph: at each node, in graph order, the fusions are tried in priority order
- * (attention, dynamically quantized products, the
- * QDQ pattern around Conv and MatMul, MatMul with bias and activation, LayerNormalization, GELU, Conv and
- * ConvTranspose with the channel-wise nodes after them, HardSwish) and the first that matches without touching a node
- * of an earlier match wins. Stateless.
+ * (attention, dynamically quantized products, the QDQ pattern around Conv and MatMul, MatMul with bias and activation,
+ * LayerNormalization, GELU, Conv and ConvTranspose with the channel-wise nodes after them, HardSwish, a Gather from a
+ * table left in its file) and the first that matches without touching a node of an earlier match wins. Stateless.
  */
 public final class Fusions {
     /** The name of the whole family, for {@code optimization.disable_specified_optimizers}. */
@@ -29,7 +28,8 @@ public final class Fusions {
             GeluFusion::match,
             ConvFusion::match,
             ConvTransposeFusion::match,
-            HardSwishFusion::match);
+            HardSwishFusion::match,
+            MappedGatherFusion::match);
 
     private Fusions() {
     }

@@ -458,7 +458,8 @@ public final class PerformanceReport {
                 + "Ortex's own. The Ortex process holds the runtime and the CPU EP, as an application that depends "
                 + "on them does (ONNX Runtime's EP is not loaded). A session from a file leaves the model's large "
                 + "weights in the file: their bytes are never read onto the heap, and each is decoded once, into "
-                + "what its kernel keeps.\n\n");
+                + "what its kernel keeps, but for the word-embedding table, whose rows the Gather reads from a "
+                + "read-only mapping of the file (only the pages of the rows runs use become resident).\n\n");
         b.append("Regenerate with `benchmarks/performance-report` (about 30 minutes; it builds the benchmarks when "
                 + "needed and runs them on the JDK the distribution's launcher would pick).\n");
         return b.toString();

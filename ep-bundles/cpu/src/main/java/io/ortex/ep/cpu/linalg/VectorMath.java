@@ -389,12 +389,23 @@ final class VectorMath {
 
     static void softmax(float[] x, int xo, float[] out, int o, int n) {
         int bound = S.loopBound(n);
-        FloatVector vmax = FloatVector.broadcast(S, Float.NEGATIVE_INFINITY);
+        int len = S.length();
+        // the largest element, by compare and blend rather than max (whose NaN and -0.0 rules cost a longer
+        // sequence), in two independent chains; a NaN is passed over here and makes the row NaN in the exp pass
+        FloatVector max0 = FloatVector.broadcast(S, Float.NEGATIVE_INFINITY);
+        FloatVector max1 = max0;
         int i = 0;
-        for (; i < bound; i += S.length()) {
-            vmax = vmax.max(FloatVector.fromArray(S, x, xo + i));
+        for (; i + 2 * len <= bound; i += 2 * len) {
+            FloatVector a = FloatVector.fromArray(S, x, xo + i);
+            FloatVector b = FloatVector.fromArray(S, x, xo + i + len);
+            max0 = max0.blend(a, max0.compare(VectorOperators.LT, a));
+            max1 = max1.blend(b, max1.compare(VectorOperators.LT, b));
         }
-        float max = vmax.reduceLanes(VectorOperators.MAX);
+        for (; i < bound; i += len) {
+            FloatVector a = FloatVector.fromArray(S, x, xo + i);
+            max0 = max0.blend(a, max0.compare(VectorOperators.LT, a));
+        }
+        float max = max0.blend(max1, max0.compare(VectorOperators.LT, max1)).reduceLanes(VectorOperators.MAX);
         for (; i < n; i++) {
             max = Math.max(max, x[xo + i]);
         }

@@ -92,4 +92,22 @@ class ElementwiseTest {
             }
         }
     }
+
+    @Test
+    void aNaNAnywhereInASoftmaxRowMakesTheRowNaN() {
+        for (int n : new int[] {50, 128}) {
+            for (int at : new int[] {0, 17, 40, 49}) {
+                float[] x = new float[n];
+                for (int i = 0; i < n; i++) {
+                    x[i] = i % 7;
+                }
+                x[at] = Float.NaN;
+                float[] y = new float[n];
+                Elementwise.softmax(x, 0, y, 0, n);
+                for (int i = 0; i < n; i++) {
+                    assertTrue(Float.isNaN(y[i]), "row of " + n + " with NaN at " + at + ", element " + i);
+                }
+            }
+        }
+    }
 }

@@ -3,6 +3,7 @@ package io.ortex.runtime;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ai.onnxruntime.OnnxTensor;
@@ -10,6 +11,7 @@ import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
 import io.ortex.api.Environment;
+import io.ortex.api.OrtexException;
 import io.ortex.api.Session;
 import io.ortex.api.SessionOptions;
 import io.ortex.api.Tensor;
@@ -18,8 +20,10 @@ import io.ortex.testing.RealModels;
 import java.io.IOException;
 import java.nio.FloatBuffer;
 import java.nio.LongBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -27,6 +31,7 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Runs real models from package registries through Ortex and through Microsoft's ONNX Runtime (graph optimizations
@@ -54,6 +59,29 @@ class RealModelsTest {
     @Test
     void allMiniLmMatchesOnnxRuntime() throws Exception {
         compare(cached("all-minilm-l6-v2"), miniLmInputs(7));
+    }
+
+    @Test
+    void allMiniLmFromItsFileGathersItsEmbeddingsFromTheFileAsFromBytes(@TempDir Path dir) throws Exception {
+        // from a file, the word-embedding table stays there and its rows are read from a mapping of it; from bytes
+        // (as compared with ONNX Runtime above) it is decoded onto the heap: the outputs are the same
+        Path file = Files.copy(RealModels.model("all-minilm-l6-v2"), dir.resolve("model.onnx"));
+        Map<String, Tensor> inputs = miniLmInputs(9);
+        try (Session fromFile = ortex.createSession(file, new SessionOptions());
+             Session fromBytes = ortex.createSession(Files.readAllBytes(file), new SessionOptions())) {
+            Map<String, Tensor> mapped = fromFile.run(inputs);
+            Map<String, Tensor> decoded = fromBytes.run(inputs);
+            for (String name : decoded.keySet()) {
+                assertArrayEquals(decoded.get(name).floats(), mapped.get(name).floats(), name);
+            }
+            // the file cut short: only the session that reads the table from it fails, and says why
+            try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+                ch.truncate(1 << 20);
+            }
+            fromBytes.run(inputs);
+            OrtexException e = assertThrows(OrtexException.class, () -> fromFile.run(inputs));
+            assertTrue(e.getMessage().contains("cut short"), e.getMessage());
+        }
     }
 
     @Test

@@ -388,13 +388,6 @@ class CpuFusionsTest {
     }
 
     @Test
-    void aGatherFromATableHeldInMemoryIsNoFusion() {
-        // a model read from bytes holds the table on the heap: the plain Gather kernel reads it there
-        assertTrue(fusedGroups(compare(embedding(uniform(2048 * 256, 13)),
-                Map.of("ids", Tensor.ofLongs(new long[] {1, 2, 3, 4, 5, 6}, 2, 3)))).isEmpty());
-    }
-
-    @Test
     void patternsThatDoNotQualifyStaySingleNodes() {
         // the product is also a graph output: the MatMul and the Add cannot become one kernel
         ModelBuilder m = matMulBias(8, 4, false).output("p", FLOAT, 2, 5, 4);

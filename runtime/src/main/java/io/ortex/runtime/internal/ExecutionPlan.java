@@ -509,14 +509,12 @@ final class ExecutionPlan {
             throw new ResourceLimitException(ErrorCode.RUNTIME_EXCEPTION, "partition " + Names.quote(s.name())
                     + " of EP " + s.ep() + " ran out of memory (" + e.getMessage() + "); give the JVM more heap (-Xmx)"
                     + " or limit the run (" + ResourceLimits.RUN_BYTES + ")", null);
-        } catch (RuntimeException | StackOverflowError e) {
+        } catch (RuntimeException | StackOverflowError | InternalError e) {
+            // an InternalError is how the JVM reports a read of a mapped page that its file no longer has
             throw new OrtexException(ErrorCode.RUNTIME_EXCEPTION, "partition " + Names.quote(s.name()) + " of EP "
-                    + s.ep() + " failed: " + e, e);
-        } catch (InternalError e) {
-            // how the JVM reports a read of a mapped page that its file no longer has
-            throw new OrtexException(ErrorCode.RUNTIME_EXCEPTION, "partition " + Names.quote(s.name()) + " of EP "
-                    + s.ep() + " failed: " + e + "; a file the session maps (the model file or its external data) may"
-                    + " have been cut short since the session was created: create the session anew", e);
+                    + s.ep() + " failed: " + e + (e instanceof InternalError ? "; a file the session maps (the model"
+                    + " file or its external data) may have been cut short since the session was created: create the"
+                    + " session anew" : ""), e);
         }
     }
 

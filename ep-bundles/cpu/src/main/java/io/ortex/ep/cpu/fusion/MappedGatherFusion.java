@@ -1,10 +1,10 @@
 package io.ortex.ep.cpu.fusion;
 
 import io.ortex.api.ElementType;
-import io.ortex.api.InvalidArgumentException;
 import io.ortex.api.Tensor;
 import io.ortex.api.spi.NodeView;
 import io.ortex.api.spi.ValueView;
+import io.ortex.ep.cpu.ops.support.Shapes;
 import java.nio.ByteBuffer;
 import java.nio.FloatBuffer;
 import java.util.List;
@@ -111,17 +111,11 @@ final class MappedGatherFusion {
         /** Copies the rows the indices name into {@code out}; negative indices count from the end. */
         Tensor[] gather(Tensor indices, Tensor out) {
             float[] dst = out.floats();
-            long count = dims[0];
-            for (int i = 0; i < indices.size(); i++) {
-                long v = indices.getLong(i);
-                long row = v < 0 ? v + count : v;
-                if (row < 0 || row >= count) {
-                    throw new InvalidArgumentException("indices value " + v + " is out of range for a dimension of "
-                            + count);
-                }
+            int[] index = Shapes.indices(indices, dims[0], "indices");
+            for (int i = 0; i < index.length; i++) {
                 // a page the file no longer has (cut short under the session) fails as the JVM's InternalError,
                 // which may surface a little later: the runtime names it at the step that ran this
-                rows.get((int) (row * rowLength), dst, i * rowLength, rowLength);
+                rows.get(index[i] * rowLength, dst, i * rowLength, rowLength);
             }
             return new Tensor[] {out};
         }

@@ -37,6 +37,52 @@ public final class Shapes {
     }
 
     /**
+     * Reads index values, adding {@code dim} to negative ones and checking the range.
+     *
+     * @param idx an integer tensor
+     * @param dim the size of the indexed axis
+     * @param what the input name, for messages
+     * @return the normalized indices
+     */
+    public static int[] indices(Tensor idx, long dim, String what) {
+        int n = idx.size();
+        int[] out = new int[n];
+        if (idx.type() == ElementType.INT64) {
+            long[] v = idx.longs();
+            for (int i = 0; i < n; i++) {
+                out[i] = index(v[i], dim, what);
+            }
+        } else if (idx.type() == ElementType.INT32) {
+            int[] v = idx.ints();
+            for (int i = 0; i < n; i++) {
+                out[i] = index(v[i], dim, what);
+            }
+        } else {
+            long[] v = longs(idx, what);
+            for (int i = 0; i < n; i++) {
+                out[i] = index(v[i], dim, what);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Normalizes one index value, adding {@code dim} to a negative one, and checks its range.
+     *
+     * @param v the value
+     * @param dim the size of the indexed axis
+     * @param what the input name, for messages
+     * @return the index in {@code [0, dim)}
+     */
+    public static int index(long v, long dim, String what) {
+        long i = v < 0 ? v + dim : v;
+        if (i < 0 || i >= dim) {
+            throw new InvalidArgumentException(what + " value " + v + " is out of range for a dimension of " + dim);
+        }
+        return (int) i;
+    }
+
+    /**
      * Reads an integer tensor (any integer type) as longs.
      *
      * @param t the tensor

@@ -1,6 +1,5 @@
 package io.ortex.ep.cpu.ops.tensor;
 
-import io.ortex.api.ElementType;
 import io.ortex.api.InvalidArgumentException;
 import io.ortex.api.Tensor;
 import io.ortex.api.spi.KernelContext;
@@ -33,47 +32,9 @@ final class GatherKernels {
             System.arraycopy(is, 0, out, axis, is.length);
             System.arraycopy(s, axis + 1, out, axis + is.length, s.length - axis - 1);
             Tensor.checkedElementCount(out);
-            int[] index = indices(idx, s[axis], "indices");
+            int[] index = Shapes.indices(idx, s[axis], "indices");
             return new Tensor[] {Tensor.of(data.type(), out, alongAxis(data, axis, index, ctx))};
         };
-    }
-
-    /**
-     * Reads index values, adding {@code dim} to negative ones and checking the range.
-     *
-     * @param idx an integer tensor
-     * @param dim the size of the indexed axis
-     * @param what the input name, for messages
-     * @return the normalized indices
-     */
-    static int[] indices(Tensor idx, long dim, String what) {
-        int n = idx.size();
-        int[] out = new int[n];
-        if (idx.type() == ElementType.INT64) {
-            long[] v = idx.longs();
-            for (int i = 0; i < n; i++) {
-                out[i] = check(v[i], dim, what);
-            }
-        } else if (idx.type() == ElementType.INT32) {
-            int[] v = idx.ints();
-            for (int i = 0; i < n; i++) {
-                out[i] = check(v[i], dim, what);
-            }
-        } else {
-            long[] v = Shapes.longs(idx, what);
-            for (int i = 0; i < n; i++) {
-                out[i] = check(v[i], dim, what);
-            }
-        }
-        return out;
-    }
-
-    private static int check(long v, long dim, String what) {
-        long i = v < 0 ? v + dim : v;
-        if (i < 0 || i >= dim) {
-            throw new InvalidArgumentException(what + " value " + v + " is out of range for a dimension of " + dim);
-        }
-        return (int) i;
     }
 
     /**
@@ -131,7 +92,7 @@ final class GatherKernels {
                 throw new InvalidArgumentException("indices must have the data's rank " + s.length);
             }
             int axis = Shapes.axis(axisAttr, s.length, "axis");
-            int[] map = elementMap(s, is, axis, indices(idx, s[axis], "indices"));
+            int[] map = elementMap(s, is, axis, Shapes.indices(idx, s[axis], "indices"));
             Object dst = ElementArrays.allocate(data.type(), map.length);
             ElementArrays.gather(data.data(), map, dst);
             return new Tensor[] {Tensor.of(data.type(), is, dst)};
@@ -224,7 +185,7 @@ final class GatherKernels {
                     for (int d = 0; d < k; d++) {
                         long v = idx[t * k + d];
                         long dim = s[b + d];
-                        off += (long) check(v, dim, "indices") * st[b + d];
+                        off += (long) Shapes.index(v, dim, "indices") * st[b + d];
                     }
                     rowBase[t] = (int) off;
                 }

@@ -79,7 +79,7 @@ final class ScatterKernels {
                         + Tensor.shapeString(upd.shape()) + " must have the same shape and the data's rank");
             }
             checkType(data, upd);
-            int[] map = GatherKernels.elementMap(s, idx.shape(), axis, GatherKernels.indices(idx, s[axis],
+            int[] map = GatherKernels.elementMap(s, idx.shape(), axis, Shapes.indices(idx, s[axis],
                     "indices"));
             Object out = ElementArrays.copyOf(data.data());
             apply(data.type(), out, map, upd.data(), red);
